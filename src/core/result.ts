@@ -1,0 +1,36 @@
+/** Tool results and user-facing errors: the shapes every front end renders. */
+
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+export interface ToolResult<TDetails = unknown> {
+  content: TextContent[];
+  details?: TDetails;
+  isError?: boolean;
+}
+
+export function textResult(text: string, details?: unknown): ToolResult {
+  return details === undefined ? { content: [{ type: "text", text }] } : { content: [{ type: "text", text }], details };
+}
+
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** The text parts of a result joined with newlines (spec §3). */
+export function resultText(result: ToolResult): string {
+  return result.content
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+/**
+ * An error whose message is written for the person who typed the command.
+ * Anything else that is thrown is a bug or an outside failure, and front ends say so.
+ */
+export class UserError extends Error {
+  override name = "UserError";
+}

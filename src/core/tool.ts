@@ -1,0 +1,78 @@
+/**
+ * The tool API: what built-in and custom tools are written against (spec §1, §5).
+ * Built-in tools use exactly this API; nothing here knows about GitHub or git.
+ */
+import type * as TypeBoxModule from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { ToolResult } from "./result.js";
+import type { Workspace } from "../workspace/workspace.js";
+import type { ChangeSet } from "../workspace/changeset.js";
+
+export interface CustomToolPendingAction {
+  /** Short human summary, e.g. "AST Edit: 2 replacements in 1 file". */
+  label: string;
+  /** Performs the change (staged writes through `pi.files`); `reason` is information only. */
+  apply(reason: string): Promise<ToolResult>;
+  /** Cleanup on discard; a returned result replaces the default discard message. */
+  reject?(reason: string): Promise<ToolResult | undefined>;
+  /** Structured, JSON-serialisable data about the preview. */
+  details?: unknown;
+  /** Defaults to "custom_tool". */
+  sourceToolName?: string;
+  /**
+   * resolve-bot extension: the change `apply` will stage, shown as the preview's diff.
+   * When given, apply must stage exactly this change, or it fails as stale and writes nothing.
+   */
+  changes?: ChangeSet;
+}
+
+/** Read access to the files of the pull request head (or local checkout) being previewed. */
+export type WorkspaceReader = Pick<
+  Workspace,
+  "revision" | "limits" | "list" | "exists" | "isDirectory" | "resolvePatterns" | "readBytes" | "readText" | "tryReadText"
+>;
+
+/** Staged writes: allowed only inside a pending action's apply(). */
+export interface StagedWriter {
+  write(path: string, content: string | Uint8Array): Promise<void>;
+  delete(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** Reads a file as the staged change leaves it. */
+  read(path: string): Promise<Uint8Array>;
+  exists(path: string): Promise<boolean>;
+}
+
+export interface ToolAPI {
+  /** The TypeBox module, for parameter schemas. */
+  typebox: typeof TypeBoxModule;
+  /** Pushes a pending action onto the pull request's stack. Only valid during execute(). */
+  pushPendingAction(action: CustomToolPendingAction): void;
+  /** The files being previewed. Only valid during execute() and apply(). */
+  readonly workspace: WorkspaceReader;
+  /** Staged writes. Only valid during apply(); during a preview they are an error. */
+  readonly files: StagedWriter;
+  /** A fresh, empty change set on the current workspace, to declare as an action's `changes`. */
+  newChangeSet(): ChangeSet;
+}
+
+export interface ToolDefinition<TParams extends TSchema = TSchema> {
+  /** Command name: `/ast-edit` and `/ast_edit` both call tool `ast_edit`. */
+  name: string;
+  label: string;
+  description: string;
+  parameters: TParams;
+  /**
+   * Parameter names filled, in order, from words that are not --options. The last one may be an
+   * array and takes the rest. Example: ["from", "to"] lets `/rename-symbol old new` work.
+   */
+  positionals?: string[];
+  /** Example command lines shown in /help. */
+  examples?: string[];
+  execute(toolCallId: string, params: Static<TParams>, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+// `any` lets factories written as in the spec infer their own params type from `parameters`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any>;
+
+export type CustomToolFactory = (pi: ToolAPI) => AnyToolDefinition | Promise<AnyToolDefinition>;

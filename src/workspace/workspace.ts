@@ -1,0 +1,158 @@
+/**
+ * The files of a repository at one revision, read lazily. Tools only ever read through this;
+ * writes go to a ChangeSet (see changeset.ts).
+ */
+import picomatch from "picomatch";
+import { isBinaryFileSync } from "isbinaryfile";
+import { UserError } from "../core/result.js";
+import { normalizePath, normalizeScope } from "./paths.js";
+import { DEFAULT_LIMITS, formatBytes, type WorkspaceLimits } from "./limits.js";
+
+export type TextRead = { path: string; text: string } | { path: string; skipped: string };
+
+export abstract class Workspace {
+  private listing?: Promise<string[]>;
+  private fileSet?: Promise<Set<string>>;
+  private readonly textCache = new Map<string, string>();
+
+  constructor(readonly limits: WorkspaceLimits = DEFAULT_LIMITS) {}
+
+  /** What the files are: a commit SHA, or a description such as "working tree". */
+  abstract readonly revision: string;
+  /** Every file path, posix and relative to the root. Called once per workspace. */
+  protected abstract listAll(): Promise<string[]>;
+  /** Size in bytes, or undefined when the path is not a regular file. */
+  protected abstract sizeOf(path: string): Promise<number | undefined>;
+  /** The bytes of a file known to exist. */
+  protected abstract readRaw(path: string): Promise<Uint8Array>;
+
+  /** All files, sorted. */
+  list(): Promise<string[]> {
+    this.listing ??= this.listAll().then((paths) => {
+      if (paths.length > this.limits.maxFiles) {
+        throw new UserError(
+          `The repository has ${paths.length} files, over the limit of ${this.limits.maxFiles}; resolve-bot does not work on it.`,
+        );
+      }
+      return [...paths].sort();
+    });
+    return this.listing;
+  }
+
+  async exists(path: string): Promise<boolean> {
+    this.fileSet ??= this.list().then((paths) => new Set(paths));
+    return (await this.fileSet).has(normalizePath(path));
+  }
+
+  /** True when some file lies below this directory. */
+  async isDirectory(path: string): Promise<boolean> {
+    const scope = normalizeScope(path);
+    if (scope === ".") return true;
+    const prefix = `${scope}/`;
+    return (await this.list()).some((file) => file.startsWith(prefix));
+  }
+
+  /**
+   * Files named by each pattern: a file, a directory (every file below it), or a glob.
+   * Returns each pattern's matches so callers can report patterns that match nothing.
+   */
+  async resolvePatterns(patterns: readonly string[]): Promise<{ files: string[]; unmatched: string[] }> {
+    const all = await this.list();
+    const matched = new Set<string>();
+    const unmatched: string[] = [];
+    for (const pattern of patterns) {
+      const hits = this.matchPattern(all, pattern);
+      for (const hit of hits) matched.add(hit);
+      if (hits.length === 0) unmatched.push(pattern);
+    }
+    return { files: all.filter((file) => matched.has(file)), unmatched };
+  }
+
+  private matchPattern(all: string[], pattern: string): string[] {
+    if (picomatch.scan(pattern).isGlob) {
+      const cleaned = pattern.replace(/\\/g, "/").replace(/^\.\//, "");
+      if (cleaned.startsWith("/") || cleaned.split("/").includes("..")) normalizePath(cleaned); // throws the path error
+      const isMatch = picomatch(cleaned, { dot: true });
+      return all.filter((file) => isMatch(file) && !file.startsWith(".git/"));
+    }
+    const scope = normalizeScope(pattern);
+    if (scope === ".") return all;
+    const prefix = `${scope}/`;
+    return all.filter((file) => file === scope || file.startsWith(prefix));
+  }
+
+  /** The bytes of a file; a missing or over-limit file is a UserError. */
+  async readBytes(path: string): Promise<Uint8Array> {
+    const normal = normalizePath(path);
+    if (!(await this.exists(normal))) throw new UserError(`${normal} does not exist at ${this.revision}.`);
+    const size = await this.sizeOf(normal);
+    if (size === undefined) throw new UserError(`${normal} is not a regular file.`);
+    if (size > this.limits.maxFileBytes) {
+      throw new UserError(
+        `${normal} is ${formatBytes(size)}, over the ${formatBytes(this.limits.maxFileBytes)} per-file limit; resolve-bot leaves it alone.`,
+      );
+    }
+    return this.readRaw(normal);
+  }
+
+  /** The text of a file; missing, binary and over-limit files are UserErrors naming the file. */
+  async readText(path: string): Promise<string> {
+    const result = await this.tryReadText(path);
+    if ("skipped" in result) throw new UserError(result.skipped);
+    return result.text;
+  }
+
+  /** Like readText, but a file that cannot be read as text comes back with the reason instead. */
+  async tryReadText(path: string): Promise<TextRead> {
+    const normal = normalizePath(path);
+    const cached = this.textCache.get(normal);
+    if (cached !== undefined) return { path: normal, text: cached };
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.readBytes(normal);
+    } catch (error) {
+      if (error instanceof UserError) return { path: normal, skipped: error.message };
+      throw error;
+    }
+    if (isBinary(bytes)) return { path: normal, skipped: `${normal} is a binary file; resolve-bot leaves binary files alone.` };
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+    this.textCache.set(normal, text);
+    return { path: normal, text };
+  }
+}
+
+export function isBinary(bytes: Uint8Array): boolean {
+  if (bytes.byteLength === 0) return false;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return isBinaryFileSync(buffer, buffer.byteLength);
+}
+
+/** A workspace held in memory: tarball contents, tests. */
+export class MemoryWorkspace extends Workspace {
+  private readonly files: Map<string, Uint8Array>;
+
+  constructor(
+    files: Record<string, string | Uint8Array> | Map<string, string | Uint8Array>,
+    readonly revision = "memory",
+    limits?: WorkspaceLimits,
+  ) {
+    super(limits);
+    this.files = new Map();
+    const entries = files instanceof Map ? [...files] : Object.entries(files);
+    for (const [path, content] of entries) {
+      this.files.set(normalizePath(path), typeof content === "string" ? Buffer.from(content, "utf8") : content);
+    }
+  }
+
+  protected async listAll(): Promise<string[]> {
+    return [...this.files.keys()];
+  }
+
+  protected async sizeOf(path: string): Promise<number | undefined> {
+    return this.files.get(path)?.byteLength;
+  }
+
+  protected async readRaw(path: string): Promise<Uint8Array> {
+    return this.files.get(path)!;
+  }
+}
