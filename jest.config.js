@@ -4,7 +4,7 @@ export default {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  moduleNameMapper: { "^resolve-bot$": "<rootDir>/src/api.ts", "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: {
     "^.+\\.ts$": ["ts-jest", { useESM: true, tsconfig: "tsconfig.json", diagnostics: { ignoreCodes: [151002] } }],
   },

@@ -1,0 +1,187 @@
+/**
+ * Binds a command's argument text to a tool's TypeBox schema: shell-style words (shell-quote),
+ * options read by node's util.parseArgs, positionals as the tool declares them, an optional
+ * fenced JSON/YAML block, then TypeBox defaults, conversion and validation.
+ */
+import { parseArgs } from "node:util";
+import { parse as shellParse } from "shell-quote";
+import { parse as parseYaml } from "yaml";
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "@sinclair/typebox";
+import type { SlashCommand } from "./commands.js";
+import type { AnyToolDefinition } from "./tool.js";
+
+export type Binding = { ok: true; params: Record<string, unknown> } | { ok: false; errors: string[] };
+
+type Kind = "string" | "number" | "boolean" | "json";
+
+interface Property {
+  name: string;
+  kind: Kind;
+  array: boolean;
+  required: boolean;
+  schema: TSchema;
+}
+
+function scalarKind(schema: TSchema | undefined): Kind {
+  if (!schema) return "string";
+  if (schema.type === "number" || schema.type === "integer") return "number";
+  if (schema.type === "boolean") return "boolean";
+  if (schema.type === "object" || schema.type === "array") return "json";
+  if (Array.isArray(schema.anyOf) && schema.anyOf.length > 0) {
+    const kinds = new Set((schema.anyOf as TSchema[]).map(scalarKind));
+    return kinds.size === 1 ? [...kinds][0]! : "string";
+  }
+  return "string";
+}
+
+/** The top-level parameters of a tool, described for parsing and usage. */
+export function describeParameters(schema: TSchema): Property[] {
+  const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+  const required = new Set<string>((schema.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, prop]) => {
+    const array = prop.type === "array";
+    const kind = array ? scalarKind(prop.items as TSchema) : scalarKind(prop);
+    return { name, array, kind, required: required.has(name) && prop.default === undefined, schema: prop };
+  });
+}
+
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`).replace(/_/g, "-");
+}
+
+/** Shell-style words; operators and globs that shell-quote recognises are kept as the text typed. */
+export function splitWords(text: string): string[] {
+  // Keep `$NAME` literal: ast-grep metavariables are not shell variables.
+  const entries = shellParse(text, (key) => `$${key}`);
+  return entries.map((entry) => {
+    if (typeof entry === "string") return entry;
+    if ("op" in entry && entry.op === "glob") return (entry as { pattern: string }).pattern;
+    if ("op" in entry) return entry.op;
+    return `#${(entry as { comment: string }).comment}`;
+  });
+}
+
+function parseBlock(block: NonNullable<SlashCommand["block"]>): Record<string, unknown> {
+  const value: unknown = block.language === "json" ? JSON.parse(block.text) : parseYaml(block.text);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new Error(`the ${block.language} block must hold an object of parameters`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function convert(prop: Property, raw: string, errors: string[]): unknown {
+  if (prop.kind !== "json") return raw; // numbers and booleans are converted by TypeBox below
+  try {
+    return JSON.parse(raw);
+  } catch {
+    errors.push(`--${kebab(prop.name)}: expected JSON, got ${JSON.stringify(raw)}`);
+    return undefined;
+  }
+}
+
+export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">): Binding {
+  const props = describeParameters(tool.parameters);
+  const byOption = new Map<string, Property>();
+  for (const prop of props) {
+    byOption.set(prop.name, prop);
+    byOption.set(kebab(prop.name), prop);
+  }
+  const errors: string[] = [];
+  let params: Record<string, unknown> = {};
+  if (command.block) {
+    try {
+      params = parseBlock(command.block);
+    } catch (error) {
+      errors.push(`The ${command.block.language} block is not valid: ${(error as Error).message}`);
+    }
+  }
+
+  let words: string[];
+  try {
+    words = splitWords(command.args);
+  } catch (error) {
+    return { ok: false, errors: [`Could not read the arguments: ${(error as Error).message}`] };
+  }
+  const options: Record<string, { type: "string" | "boolean"; multiple: boolean }> = {};
+  for (const [option, prop] of byOption) options[option] = { type: prop.kind === "boolean" ? "boolean" : "string", multiple: prop.array };
+  const { tokens } = parseArgs({ args: words, options, strict: false, allowPositionals: true, tokens: true });
+
+  const positionals: string[] = [];
+  // Array options given on the command line replace a block's list, then accumulate.
+  const givenArrays = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === "positional") positionals.push(token.value);
+    if (token.kind !== "option") continue;
+    let prop = byOption.get(token.name);
+    let value: unknown = token.value;
+    if (!prop && token.name.startsWith("no-") && byOption.get(token.name.slice(3))?.kind === "boolean") {
+      prop = byOption.get(token.name.slice(3))!;
+      value = "false";
+    }
+    if (!prop) {
+      errors.push(`Unknown option ${token.rawName}.`);
+      continue;
+    }
+    if (prop.kind === "boolean") value ??= "true";
+    else if (value === undefined) {
+      errors.push(`${token.rawName} needs a value.`);
+      continue;
+    }
+    const converted = convert(prop, String(value), errors);
+    if (prop.array) {
+      const existing = params[prop.name];
+      const list = Array.isArray(existing) && givenArrays.has(prop.name) ? existing : [];
+      givenArrays.add(prop.name);
+      params[prop.name] = Array.isArray(converted) && prop.kind === "json" ? [...list, ...converted] : [...list, converted];
+    } else params[prop.name] = converted;
+  }
+
+  bindPositionals(tool, props, positionals, params, errors);
+  if (errors.length > 0) return { ok: false, errors };
+
+  const withDefaults = Value.Default(tool.parameters, params) as Record<string, unknown>;
+  const value = Value.Convert(tool.parameters, withDefaults) as Record<string, unknown>;
+  const schemaErrors = [...Value.Errors(tool.parameters, value)];
+  if (schemaErrors.length > 0) {
+    // One error per parameter: the first is the most telling ("required" before "expected string").
+    const seen = new Set<string>();
+    for (const error of schemaErrors) {
+      if (seen.has(error.path)) continue;
+      seen.add(error.path);
+      errors.push(`${describePath(error.path, tool)}: ${error.message.toLowerCase()}`);
+    }
+    return { ok: false, errors };
+  }
+  return { ok: true, params: value };
+}
+
+function bindPositionals(
+  tool: AnyToolDefinition,
+  props: Property[],
+  positionals: string[],
+  params: Record<string, unknown>,
+  errors: string[],
+): void {
+  const names = tool.positionals ?? [];
+  let next = 0;
+  for (const [index, name] of names.entries()) {
+    const prop = props.find((candidate) => candidate.name === name);
+    if (!prop || next >= positionals.length) break;
+    if (prop.array && index === names.length - 1) {
+      params[name] = positionals.slice(next).map((word) => convert(prop, word, errors));
+      next = positionals.length;
+    } else params[name] = convert(prop, positionals[next++]!, errors);
+  }
+  if (next < positionals.length) {
+    const extra = positionals.slice(next).map((word) => JSON.stringify(word)).join(", ");
+    errors.push(`Unexpected argument${positionals.length - next === 1 ? "" : "s"}: ${extra}.`);
+  }
+}
+
+function describePath(pointer: string, tool: AnyToolDefinition): string {
+  const [first, ...rest] = pointer.split("/").filter(Boolean);
+  if (!first) return "Parameters";
+  const name = (tool.positionals ?? []).includes(first) ? `<${first}>` : `--${kebab(first)}`;
+  return rest.length > 0 ? `${name} (${rest.join(".")})` : name;
+}

@@ -1,0 +1,36 @@
+/** What a front end gives the runtime for one pull request (or one local checkout). */
+import type { ChangeSet } from "../workspace/changeset.js";
+import type { Workspace } from "../workspace/workspace.js";
+import type { PendingActionStore, PendingRecord } from "./store.js";
+
+export type Steering = "stack" | "strict";
+
+export interface CommitRequest {
+  record: PendingRecord;
+  reason: string;
+  actor: string;
+  /** The apply() result text (or the default `Applied: <label>.`). */
+  message: string;
+}
+
+export interface CommandContext {
+  store: PendingActionStore;
+  /** Who typed the command (a login, or a local user name). */
+  actor: string;
+  steering: Steering;
+  /** Files at the current head. Loaded lazily, once per context. */
+  workspace(): Promise<Workspace>;
+  /**
+   * Makes the applied change real (one commit). Returns a short name for it (e.g. a SHA), or
+   * undefined when nothing was committed. Throwing leaves the action pending.
+   */
+  commit(changes: ChangeSet, request: CommitRequest): Promise<string | undefined>;
+  /** Per-repository tool switch; all tools are enabled when absent. */
+  isToolEnabled?(name: string): boolean;
+}
+
+/** Memoises a workspace loader so a comment with several commands reads the files once. */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= load());
+}

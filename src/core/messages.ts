@@ -1,0 +1,36 @@
+/** Every sentence the runtime says that the spec fixes, in one place (spec §3, §5, §7). */
+import type { PendingRecord } from "./store.js";
+
+export const NOTHING_PENDING = "No pending action to resolve. Nothing to apply or discard.";
+export const RESOLVE_USAGE = "/resolve apply <reason> | /resolve discard <reason>";
+
+export const applied = (label: string): string => `Applied: ${label}.`;
+export const discarded = (label: string, reason: string): string => `Discarded: ${label}. Reason: ${reason}`;
+export const applyFailed = (cause: string): string => `Apply failed: ${cause}`;
+
+/** `AST Edit: 2 replacements in 1 file` → `Accept: 2 replacements in 1 file [AST Edit]` (spec §3). */
+export function renderResolvedLabel(action: "apply" | "discard", label: string): string {
+  const verb = action === "apply" ? "Accept" : "Discard";
+  const split = label.indexOf(": ");
+  if (split < 0) return `${verb}: ${label}`;
+  return `${verb}: ${label.slice(split + 2)} [${label.slice(0, split)}]`;
+}
+
+export function renderResolution(action: "apply" | "discard", label: string, reason: string): string {
+  return `${renderResolvedLabel(action, label)}\nReason: ${reason}`;
+}
+
+/** The exact commands that resolve the top of the stack. */
+export const RESOLVE_COMMANDS = "`/resolve apply <reason>` or `/resolve discard <reason>`";
+
+/** The line every reply ends with while something is pending (spec §7); undefined when empty. */
+export function steeringLine(stack: PendingRecord[]): string | undefined {
+  const top = stack[0];
+  if (!top) return undefined;
+  const more = stack.length > 1 ? ` (${stack.length} pending; the newest is resolved first)` : "";
+  return `Pending: ${top.label}${more}. Resolve it with ${RESOLVE_COMMANDS}.`;
+}
+
+export function strictRefusal(top: PendingRecord): string {
+  return `This repository uses \`steering: strict\`: resolve the pending action first (${top.label}) with ${RESOLVE_COMMANDS}.`;
+}

@@ -1,0 +1,66 @@
+/** Preview: run a tool without writing anything and push what it proposes onto the stack. */
+import { randomUUID } from "node:crypto";
+import { renderDiff } from "../workspace/diff.js";
+import { executeTool } from "./execution.js";
+import { fingerprintAction, jsonDetails, sourceToolName } from "./fingerprint.js";
+import { resultText, UserError } from "./result.js";
+import type { CommandContext } from "./context.js";
+import type { PendingRecord } from "./store.js";
+import type { AnyToolDefinition } from "./tool.js";
+
+export interface PushedAction {
+  record: PendingRecord;
+  diff: string;
+}
+
+export interface PreviewOutcome {
+  ok: boolean;
+  /** The tool's reply text. */
+  message: string;
+  pushed: PushedAction[];
+}
+
+export async function preview(tool: AnyToolDefinition, params: Record<string, unknown>, ctx: CommandContext): Promise<PreviewOutcome> {
+  const workspace = await ctx.workspace();
+  const callId = randomUUID();
+  let execution;
+  try {
+    execution = await executeTool(tool, params, workspace, callId);
+  } catch (error) {
+    if (error instanceof UserError) return { ok: false, message: error.message, pushed: [] };
+    throw error;
+  }
+  const message = resultText(execution.result);
+  if (execution.result.isError) return { ok: false, message, pushed: [] };
+
+  // Everything is computed before the first push, so a failure pushes nothing.
+  const prepared = [];
+  for (const [index, action] of execution.actions.entries()) {
+    const fingerprint = await fingerprintAction(action);
+    const diff = action.changes ? await renderDiff(action.changes) : "";
+    prepared.push({ index, action, fingerprint, diff });
+  }
+  const pushed: PushedAction[] = [];
+  for (const { index, action, fingerprint, diff } of prepared) {
+    const record = await ctx.store.push(
+      {
+        id: randomUUID(),
+        tool: tool.name,
+        params,
+        callId,
+        index,
+        label: action.label,
+        sourceToolName: sourceToolName(action),
+        details: jsonDetails(action.details),
+        digest: fingerprint.digest,
+        files: fingerprint.files,
+        headSha: workspace.revision,
+        requestedBy: ctx.actor,
+        createdAt: new Date().toISOString(),
+      },
+      { summary: message, diff },
+    );
+    pushed.push({ record, diff });
+  }
+  return { ok: true, message, pushed };
+}

@@ -1,0 +1,41 @@
+/** The tools a runtime knows: built-ins plus the server's custom tools. */
+import { normaliseCommandName } from "./commands.js";
+import { createToolAPI } from "./execution.js";
+import type { AnyToolDefinition, CustomToolFactory, ToolAPI } from "./tool.js";
+
+/** Commands the runtime answers itself; no tool may take these names. */
+export const RESERVED_COMMANDS = ["resolve", "help", "pending"] as const;
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyToolDefinition>();
+  readonly api: ToolAPI = createToolAPI();
+
+  register(tool: AnyToolDefinition): void {
+    if (!tool || typeof tool.name !== "string" || !/^[a-z][a-z0-9_-]*$/i.test(tool.name)) {
+      throw new Error(`A tool needs a name of letters, digits, "-" or "_" (got ${JSON.stringify(tool?.name)}).`);
+    }
+    if (typeof tool.execute !== "function") throw new Error(`Tool ${tool.name} has no execute().`);
+    if (!tool.parameters || tool.parameters.type !== "object") {
+      throw new Error(`Tool ${tool.name} needs an object schema as parameters (pi.typebox.Type.Object).`);
+    }
+    const key = normaliseCommandName(tool.name);
+    if ((RESERVED_COMMANDS as readonly string[]).includes(key)) throw new Error(`Tool name ${tool.name} is reserved.`);
+    if (this.tools.has(key)) throw new Error(`Two tools are named ${tool.name}.`);
+    this.tools.set(key, tool);
+  }
+
+  async registerFactory(factory: CustomToolFactory): Promise<AnyToolDefinition> {
+    const tool = await factory(this.api);
+    this.register(tool);
+    return tool;
+  }
+
+  get(name: string): AnyToolDefinition | undefined {
+    return this.tools.get(normaliseCommandName(name));
+  }
+
+  /** Tools sorted by name. */
+  list(): AnyToolDefinition[] {
+    return [...this.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+}

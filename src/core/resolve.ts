@@ -1,0 +1,86 @@
+/** The hidden `resolve` tool (spec §3): pop the newest pending action, then apply or discard it. */
+import { applyAction, rejectAction } from "./execution.js";
+import { applied, applyFailed, discarded, NOTHING_PENDING, renderResolution, RESOLVE_USAGE } from "./messages.js";
+import { replay } from "./replay.js";
+import { resultText, UserError } from "./result.js";
+import type { CommandContext } from "./context.js";
+import type { ToolRegistry } from "./registry.js";
+import type { PendingRecord } from "./store.js";
+
+export type ResolveAction = "apply" | "discard";
+
+export interface ResolveOutcome {
+  ok: boolean;
+  /** The reply, exactly as the spec words it. */
+  message: string;
+  /** Set when an action was resolved (popped). */
+  resolved?: {
+    record: PendingRecord;
+    action: ResolveAction;
+    reason: string;
+    /** `Accept: … [Source]\nReason: …` (spec §3 rendering). */
+    rendered: string;
+    commit?: string;
+  };
+}
+
+/** Reads `/resolve apply <reason…>`: the rest of the line is the reason. */
+export function parseResolveArgs(args: string): { action: ResolveAction; reason: string } | { error: string } {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(args.trim());
+  const action = match?.[1]?.toLowerCase();
+  if (action !== "apply" && action !== "discard") {
+    return { error: `\`/resolve\` needs an action, \`apply\` or \`discard\`, and a reason. Usage: \`${RESOLVE_USAGE}\`` };
+  }
+  const reason = match![2]!.trim();
+  if (reason === "") return { error: `\`/resolve ${action}\` needs a reason. Usage: \`${RESOLVE_USAGE}\`` };
+  return { action, reason };
+}
+
+function causeOf(error: unknown): string {
+  if (error instanceof UserError) return error.message;
+  return `${error instanceof Error ? error.message : String(error)}`;
+}
+
+export async function resolve(registry: ToolRegistry, action: ResolveAction, reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
+  if (reason.trim() === "") return { ok: false, message: `\`/resolve ${action}\` needs a reason. Usage: \`${RESOLVE_USAGE}\`` };
+  const record = await ctx.store.peek();
+  if (!record) return { ok: false, message: NOTHING_PENDING };
+  return action === "apply" ? applyTop(registry, record, reason, ctx) : discardTop(registry, record, reason, ctx);
+}
+
+async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
+  let message: string;
+  let commit: string | undefined;
+  try {
+    const workspace = await ctx.workspace();
+    const live = await replay(registry, record, workspace);
+    const application = await applyAction(live, reason, workspace);
+    if (application.result.isError) throw new UserError(resultText(application.result) || "apply() reported an error.");
+    message = resultText(application.result) || applied(record.label);
+    commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message });
+  } catch (error) {
+    // Nothing was committed, so the action stays on the stack.
+    return { ok: false, message: applyFailed(causeOf(error)) };
+  }
+  const popped = await ctx.store.pop({ id: record.id, action: "apply", reason, actor: ctx.actor, message, commit });
+  if (!popped) {
+    throw new Error(`The pending stack changed while ${record.label} was being applied; the change was committed as ${commit ?? "nothing"}.`);
+  }
+  return { ok: true, message, resolved: { record, action: "apply", reason, rendered: renderResolution("apply", record.label, reason), commit } };
+}
+
+async function discardTop(registry: ToolRegistry, record: PendingRecord, reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
+  let message = discarded(record.label, reason);
+  try {
+    // Replay only to run the tool's cleanup; discard works even when replay is impossible.
+    const workspace = await ctx.workspace();
+    const live = await replay(registry, record, workspace);
+    const rejected = await rejectAction(live, reason, workspace);
+    if (rejected && resultText(rejected) !== "") message = resultText(rejected);
+  } catch {
+    // Tool gone, files changed, cleanup failed: the default message stands (spec §6).
+  }
+  const popped = await ctx.store.pop({ id: record.id, action: "discard", reason, actor: ctx.actor, message });
+  if (!popped) return { ok: false, message: `The pending stack changed while ${record.label} was being discarded; nothing was discarded. Try again.` };
+  return { ok: true, message, resolved: { record, action: "discard", reason, rendered: renderResolution("discard", record.label, reason) } };
+}

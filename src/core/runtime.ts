@@ -1,0 +1,146 @@
+/**
+ * The runtime: takes a comment (or one command line), runs its slash commands in order and says
+ * what happened as data. Front ends (GitHub, the local CLI) render the outcomes.
+ */
+import { bindArguments } from "./arguments.js";
+import { parseCommands, type SlashCommand } from "./commands.js";
+import type { CommandContext } from "./context.js";
+import { RESOLVE_COMMANDS, steeringLine, strictRefusal } from "./messages.js";
+import { preview, type PushedAction } from "./preview.js";
+import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
+import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
+import { UserError } from "./result.js";
+import type { PendingRecord } from "./store.js";
+import { commandName, parameterLines, usageLine } from "./usage.js";
+
+export interface CommandOutcome {
+  /** The command as typed, e.g. `/ast-edit`. */
+  command: string;
+  kind: "preview" | "resolve" | "help" | "pending" | "error";
+  ok: boolean;
+  /** The reply for this command (the steering line is added by the front end). */
+  message: string;
+  pushed?: PushedAction[];
+  resolved?: ResolveOutcome["resolved"];
+}
+
+export interface CommentOutcome {
+  outcomes: CommandOutcome[];
+  /** Commands not run because an earlier one failed. */
+  skipped: string[];
+  /** The stack after the comment, newest first. */
+  stack: PendingRecord[];
+  /** The steering line (spec §7), when something is pending. */
+  steering?: string;
+}
+
+export class Runtime {
+  constructor(readonly registry: ToolRegistry) {}
+
+  /** Runs every command of a comment in order; stops at the first failure. */
+  async handleComment(body: string, ctx: CommandContext): Promise<CommentOutcome> {
+    return this.handleCommands(parseCommands(body), ctx);
+  }
+
+  async handleCommands(commands: SlashCommand[], ctx: CommandContext): Promise<CommentOutcome> {
+    const outcomes: CommandOutcome[] = [];
+    const skipped: string[] = [];
+    for (const command of commands) {
+      if (outcomes.some((outcome) => !outcome.ok)) {
+        skipped.push(`/${command.typed}`);
+        continue;
+      }
+      outcomes.push(await this.handleCommand(command, ctx));
+    }
+    const stack = commands.length > 0 ? await ctx.store.list() : [];
+    return { outcomes, skipped, stack, steering: steeringLine(stack) };
+  }
+
+  async handleCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {
+    const typed = `/${command.typed}`;
+    try {
+      switch (command.name) {
+        case "resolve":
+          return await this.resolveCommand(typed, command.args, ctx);
+        case "help":
+          return { command: typed, kind: "help", ok: true, message: this.help(ctx) };
+        case "pending":
+          return { command: typed, kind: "pending", ok: true, message: renderStack(await ctx.store.list()) };
+        default:
+          return await this.toolCommand(command, ctx);
+      }
+    } catch (error) {
+      if (error instanceof UserError) return { command: typed, kind: "error", ok: false, message: error.message };
+      throw error;
+    }
+  }
+
+  async resolve(action: "apply" | "discard", reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
+    return resolve(this.registry, action, reason, ctx);
+  }
+
+  private async resolveCommand(typed: string, args: string, ctx: CommandContext): Promise<CommandOutcome> {
+    const parsed = parseResolveArgs(args);
+    if ("error" in parsed) return { command: typed, kind: "error", ok: false, message: parsed.error };
+    const outcome = await this.resolve(parsed.action, parsed.reason, ctx);
+    return { command: typed, kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved };
+  }
+
+  private enabledTools(ctx: CommandContext) {
+    return this.registry.list().filter((tool) => ctx.isToolEnabled?.(tool.name) ?? true);
+  }
+
+  private async toolCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {
+    const typed = `/${command.typed}`;
+    const tool = this.registry.get(command.name);
+    if (!tool || !(ctx.isToolEnabled?.(tool.name) ?? true)) {
+      const known = [...this.enabledTools(ctx).map((candidate) => commandName(candidate.name)), ...RESERVED_COMMANDS.map((name) => `/${name}`)];
+      return {
+        command: typed,
+        kind: "error",
+        ok: false,
+        message: `Unknown command \`${typed}\`. Known commands: ${known.map((name) => `\`${name}\``).join(", ")}.`,
+      };
+    }
+    const binding = bindArguments(tool, command);
+    if (!binding.ok) {
+      const errors = binding.errors.map((error) => `- ${error}`).join("\n");
+      const usage = [`Usage: \`${usageLine(tool)}\``, ...parameterLines(tool).map((line) => `  ${line}`)].join("\n");
+      return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n${errors}\n\n${usage}` };
+    }
+    if (ctx.steering === "strict") {
+      const top = await ctx.store.peek();
+      if (top) return { command: typed, kind: "error", ok: false, message: strictRefusal(top) };
+    }
+    const outcome = await preview(tool, binding.params, ctx);
+    return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
+  }
+
+  /** /help: the preview tools with their usage, and resolve explained on its own (spec §3). */
+  help(ctx?: CommandContext): string {
+    const tools = ctx ? this.enabledTools(ctx) : this.registry.list();
+    const sections = tools.map((tool) => {
+      const lines = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, `Usage: \`${usageLine(tool)}\``];
+      lines.push(...parameterLines(tool).map((line) => `- ${line}`));
+      for (const example of tool.examples ?? []) lines.push(`Example: \`${example}\``);
+      return lines.join("\n");
+    });
+    return [
+      "Preview tools compute a change without writing anything and push it onto this pull request's pending stack:",
+      "",
+      sections.join("\n\n"),
+      "",
+      `Resolving: ${RESOLVE_COMMANDS} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
+      "`/pending` lists the stack, newest first. `/help` shows this.",
+    ].join("\n");
+  }
+}
+
+/** /pending: the stack, newest first. */
+export function renderStack(stack: PendingRecord[]): string {
+  if (stack.length === 0) return "Nothing is pending.";
+  const lines = stack.map(
+    (record, position) => `${position + 1}. ${record.label} (#${record.seq}, \`${commandName(record.tool)}\` by ${record.requestedBy})`,
+  );
+  return [`${stack.length} pending, newest first (the first is resolved next):`, ...lines].join("\n");
+}

@@ -1,0 +1,93 @@
+/**
+ * The pending-action stack of one pull request (spec §2), as durable records (spec §6).
+ * Front ends provide the storage: a file under .git/ locally, check runs on GitHub.
+ */
+
+export interface PendingRecord {
+  /** Unique id of this action (the check run's external_id on GitHub). */
+  id: string;
+  /** Position in the pull request's history of pushes; increases with every push. */
+  seq: number;
+  /** Tool to re-execute on replay, and its validated parameters. */
+  tool: string;
+  params: Record<string, unknown>;
+  /** The toolCallId of the execution, reused on replay. */
+  callId: string;
+  /** Which push of that execution this is (0-based). */
+  index: number;
+  label: string;
+  sourceToolName: string;
+  details?: unknown;
+  /** Digest of label, source, details and change: replay must reproduce it exactly. */
+  digest: string;
+  /** Per changed path, a short fingerprint: names the files that differ when stale. */
+  files: Record<string, string>;
+  /** The revision the preview was computed on. */
+  headSha: string;
+  requestedBy: string;
+  createdAt: string;
+}
+
+export type NewPendingRecord = Omit<PendingRecord, "seq">;
+
+/** What a front end may show of a preview (the check run's text on GitHub). */
+export interface PreviewPresentation {
+  /** The tool's own reply text. */
+  summary: string;
+  /** Unified diff of the declared change (may be empty for tools that declare none). */
+  diff: string;
+}
+
+export interface Resolution {
+  /** The record being resolved: a store pops only if this is still the top. */
+  id: string;
+  action: "apply" | "discard";
+  reason: string;
+  actor: string;
+  /** The reply given for it. */
+  message: string;
+  /** The commit made by apply, when there was one. */
+  commit?: string;
+}
+
+export interface PendingActionStore {
+  /** Pushes on top and returns the record with its sequence number. */
+  push(record: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord>;
+  peek(): Promise<PendingRecord | null>;
+  /** Removes the top if it is `resolution.id`; returns it, or null if the top is something else. */
+  pop(resolution: Resolution): Promise<PendingRecord | null>;
+  hasPending(): Promise<boolean>;
+  /** Newest first. */
+  list(): Promise<PendingRecord[]>;
+}
+
+/** A stack in memory: tests, and a single process that needs nothing durable. */
+export class MemoryPendingActionStore implements PendingActionStore {
+  private readonly stack: PendingRecord[] = [];
+  private nextSeq = 1;
+  readonly resolutions: Resolution[] = [];
+
+  async push(record: NewPendingRecord): Promise<PendingRecord> {
+    const full = { ...record, seq: this.nextSeq++ };
+    this.stack.push(full);
+    return full;
+  }
+
+  async peek(): Promise<PendingRecord | null> {
+    return this.stack.at(-1) ?? null;
+  }
+
+  async pop(resolution: Resolution): Promise<PendingRecord | null> {
+    if (this.stack.at(-1)?.id !== resolution.id) return null;
+    this.resolutions.push(resolution);
+    return this.stack.pop() ?? null;
+  }
+
+  async hasPending(): Promise<boolean> {
+    return this.stack.length > 0;
+  }
+
+  async list(): Promise<PendingRecord[]> {
+    return [...this.stack].reverse();
+  }
+}

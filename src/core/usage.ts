@@ -1,0 +1,45 @@
+/** Usage text generated from a tool's schema, for /help and for bad-call replies. */
+import type { TSchema } from "@sinclair/typebox";
+import { describeParameters, kebab } from "./arguments.js";
+import type { AnyToolDefinition } from "./tool.js";
+
+export function commandName(toolName: string): string {
+  return `/${toolName.replace(/_/g, "-")}`;
+}
+
+function placeholder(kind: string, schema: TSchema): string {
+  const values = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]).map((item) => item.const).filter((v) => v !== undefined) : [];
+  if (values.length > 0) return values.join("|");
+  return kind === "number" ? "number" : kind === "json" ? "json" : "text";
+}
+
+/** One line: `/rename-symbol <from> <to> [--file <text>]`. */
+export function usageLine(tool: AnyToolDefinition): string {
+  const props = describeParameters(tool.parameters);
+  const positional = tool.positionals ?? [];
+  const parts = [commandName(tool.name)];
+  for (const name of positional) {
+    const prop = props.find((candidate) => candidate.name === name);
+    if (!prop) continue;
+    const word = prop.array ? `<${name}>...` : `<${name}>`;
+    parts.push(prop.required ? word : `[${word}]`);
+  }
+  for (const prop of props) {
+    if (positional.includes(prop.name)) continue;
+    const value = prop.kind === "boolean" ? "" : ` <${placeholder(prop.kind, prop.array ? (prop.schema.items as TSchema) : prop.schema)}>`;
+    const word = `--${kebab(prop.name)}${value}${prop.array ? "..." : ""}`;
+    parts.push(prop.required ? word : `[${word}]`);
+  }
+  return parts.join(" ");
+}
+
+/** One line per parameter with its description and default. */
+export function parameterLines(tool: AnyToolDefinition): string[] {
+  const positional = tool.positionals ?? [];
+  return describeParameters(tool.parameters).map((prop) => {
+    const name = positional.includes(prop.name) ? `<${prop.name}>` : `--${kebab(prop.name)}`;
+    const description = typeof prop.schema.description === "string" ? prop.schema.description : "";
+    const fallback = prop.schema.default !== undefined ? ` (default: ${JSON.stringify(prop.schema.default)})` : "";
+    return `${name}${description ? ` — ${description}` : ""}${fallback}`;
+  });
+}

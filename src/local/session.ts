@@ -1,0 +1,46 @@
+/** A CommandContext for a local git checkout: durable stack under .git, writes to the work tree. */
+import os from "node:os";
+import path from "node:path";
+import { realpath } from "node:fs/promises";
+import { commitMessage } from "../core/commit-message.js";
+import { once, type CommandContext, type Steering } from "../core/context.js";
+import { DirectoryWorkspace } from "./directory-workspace.js";
+import { FileStore } from "./file-store.js";
+import { findCheckout, git, headSha } from "./git.js";
+import { commitPaths, writeChangeSet } from "./working-tree.js";
+
+export interface LocalOptions {
+  cwd: string;
+  /** Write the change into the work tree but make no commit. */
+  noCommit?: boolean;
+  steering?: Steering;
+}
+
+export interface LocalSession {
+  context: CommandContext;
+  store: FileStore;
+  root: string;
+}
+
+async function localActor(root: string): Promise<string> {
+  const name = await git(root, ["config", "user.name"]).catch(() => "");
+  return name.trim() || os.userInfo().username;
+}
+
+export async function openLocalSession(options: LocalOptions): Promise<LocalSession> {
+  const checkout = await findCheckout(options.cwd);
+  const root = await realpath(checkout.root);
+  const store = new FileStore(path.join(checkout.gitDir, "resolve-bot"));
+  const context: CommandContext = {
+    store,
+    actor: await localActor(root),
+    steering: options.steering ?? "stack",
+    workspace: once(async () => new DirectoryWorkspace(root, await headSha(root))),
+    async commit(changes, request) {
+      const paths = await writeChangeSet(root, changes);
+      if (paths.length === 0 || options.noCommit) return undefined;
+      return commitPaths(root, paths, commitMessage({ record: request.record, reason: request.reason }));
+    },
+  };
+  return { context, store, root };
+}

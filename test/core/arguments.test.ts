@@ -1,0 +1,83 @@
+import { Type } from "@sinclair/typebox";
+import { bindArguments, splitWords } from "../../src/core/arguments.js";
+import type { AnyToolDefinition } from "../../src/core/tool.js";
+import { usageLine, parameterLines } from "../../src/core/usage.js";
+
+const tool: AnyToolDefinition = {
+  name: "demo_tool",
+  label: "Demo",
+  description: "demo",
+  parameters: Type.Object({
+    from: Type.String(),
+    to: Type.Optional(Type.String()),
+    paths: Type.Array(Type.String(), { default: ["."], description: "where to look" }),
+    limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    dryRun: Type.Optional(Type.Boolean()),
+    mode: Type.Optional(Type.Union([Type.Literal("fast"), Type.Literal("slow")])),
+    ops: Type.Optional(Type.Array(Type.Object({ pat: Type.String(), out: Type.String() }))),
+  }),
+  positionals: ["from", "to"],
+  execute: async () => ({ content: [] }),
+};
+
+const bind = (args: string, block?: { language: "json" | "yaml"; text: string }) => bindArguments(tool, { args, block });
+
+describe("bindArguments", () => {
+  test("positionals, --key value, --key=value, repeated arrays, numbers, booleans", () => {
+    expect(bind("a b --paths src --paths=lib --limit 3 --dry-run --mode=fast")).toEqual({
+      ok: true,
+      params: { from: "a", to: "b", paths: ["src", "lib"], limit: 3, dryRun: true, mode: "fast" },
+    });
+  });
+
+  test("defaults fill what is missing; --no-flag sets false; camelCase names work too", () => {
+    expect(bind("a --no-dry-run --dryRun=false")).toEqual({ ok: true, params: { from: "a", paths: ["."], dryRun: false } });
+  });
+
+  test("shell-style quoting keeps spaces and $ metavariables literal", () => {
+    expect(splitWords(`--pat 'console.log($$$A)' --out "logger.debug($$$A)" x\\ y`)).toEqual([
+      "--pat",
+      "console.log($$$A)",
+      "--out",
+      "logger.debug($$$A)",
+      "x y",
+    ]);
+    expect(splitWords("a | b > c ; src/*.ts")).toEqual(["a", "|", "b", ">", "c", ";", "src/*.ts"]);
+  });
+
+  test("a json block gives complex parameters; flags on the line override it", () => {
+    const result = bind("--paths src", { language: "json", text: '{"from": "x", "ops": [{"pat": "a", "out": "b"}], "paths": ["lib"]}' });
+    expect(result).toEqual({ ok: true, params: { from: "x", ops: [{ pat: "a", out: "b" }], paths: ["src"] } });
+  });
+
+  test("a yaml block works the same way", () => {
+    expect(bind("", { language: "yaml", text: "from: y\nlimit: 2\n" })).toEqual({ ok: true, params: { from: "y", limit: 2, paths: ["."] } });
+  });
+
+  test("every error is listed: unknown option, missing value, wrong type, extra words, missing required", () => {
+    expect(bind("--bogus 1 --limit")).toEqual({ ok: false, errors: ["Unknown option --bogus.", "--limit needs a value."] });
+    expect(bind("a b c")).toEqual({ ok: false, errors: ['Unexpected argument: "c".'] });
+    const wrong = bind("--limit 0 --mode medium");
+    expect(wrong.ok).toBe(false);
+    expect(!wrong.ok && wrong.errors).toEqual([
+      "<from>: expected required property",
+      "--limit: expected integer to be greater or equal to 1",
+      "--mode: expected union value",
+    ]);
+  });
+
+  test("a broken block is reported, not thrown", () => {
+    const result = bind("a", { language: "json", text: "{nope" });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors[0]).toMatch(/^The json block is not valid: /);
+  });
+});
+
+describe("usage", () => {
+  test("usage line and parameter lines come from the schema", () => {
+    expect(usageLine(tool)).toBe(
+      "/demo-tool <from> [<to>] [--paths <text>...] [--limit <number>] [--dry-run] [--mode <fast|slow>] [--ops <json>...]",
+    );
+    expect(parameterLines(tool)).toContain('--paths — where to look (default: ["."])');
+  });
+});

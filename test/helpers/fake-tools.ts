@@ -1,0 +1,104 @@
+/** Small tools written against the public tool API, for runtime tests. */
+import type { CustomToolFactory } from "../../src/core/tool.js";
+import { stageChangeSet } from "../../src/core/execution.js";
+import { MemoryPendingActionStore } from "../../src/core/store.js";
+import type { CommandContext } from "../../src/core/context.js";
+import { ToolRegistry } from "../../src/core/registry.js";
+import type { ChangeSet } from "../../src/workspace/changeset.js";
+import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
+
+/** `/append <file> <text>`: appends a line to a file; declares its change. */
+export const appendTool: CustomToolFactory = (pi) => ({
+  name: "append",
+  label: "Append",
+  description: "Appends a line to a file",
+  parameters: pi.typebox.Type.Object({
+    file: pi.typebox.Type.String({ description: "file to change" }),
+    text: pi.typebox.Type.String(),
+  }),
+  positionals: ["file", "text"],
+  async execute(_id, params: { file: string; text: string }) {
+    const before = await pi.workspace.readText(params.file);
+    const changes = pi.newChangeSet();
+    await changes.write(params.file, `${before}${params.text}\n`);
+    pi.pushPendingAction({
+      label: `Append: 1 line to ${params.file}`,
+      sourceToolName: "append",
+      details: { file: params.file },
+      changes,
+      apply: async () => {
+        await stageChangeSet(pi.files, changes);
+        return { content: [] };
+      },
+    });
+    return { content: [{ type: "text", text: `Will append to ${params.file}` }] };
+  },
+});
+
+/** The spec's example, verbatim in behaviour: no file changes, custom apply/reject texts. */
+export const noteTool: CustomToolFactory = (pi) => ({
+  name: "note",
+  label: "Note",
+  description: "Pushes a pending action with no file change",
+  parameters: pi.typebox.Type.Object({
+    name: pi.typebox.Type.String(),
+    withReject: pi.typebox.Type.Optional(pi.typebox.Type.Boolean()),
+    count: pi.typebox.Type.Optional(pi.typebox.Type.Integer({ minimum: 1 })),
+    plainSource: pi.typebox.Type.Optional(pi.typebox.Type.Boolean()),
+  }),
+  positionals: ["name"],
+  async execute(_id, params: { name: string; withReject?: boolean; count?: number; plainSource?: boolean }) {
+    for (let index = 0; index < (params.count ?? 1); index++) {
+      const suffix = (params.count ?? 1) > 1 ? ` ${index + 1}` : "";
+      pi.pushPendingAction({
+        label: `Note: ${params.name}${suffix}`,
+        ...(params.plainSource ? {} : { sourceToolName: "note" }),
+        apply: async (reason) => ({ content: [{ type: "text", text: `Noted ${params.name}${suffix}. Reason: ${reason}` }] }),
+        ...(params.withReject
+          ? { reject: async (reason: string) => ({ content: [{ type: "text" as const, text: `Dropped ${params.name}${suffix}. Reason: ${reason}` }] }) }
+          : {}),
+      });
+    }
+    return { content: [{ type: "text", text: `Prepared ${params.count ?? 1} note(s)` }] };
+  },
+});
+
+export interface Harness {
+  registry: ToolRegistry;
+  store: MemoryPendingActionStore;
+  context: CommandContext;
+  commits: Array<{ changes: ChangeSet; message: string; files: Record<string, string> }>;
+  setWorkspace(files: Record<string, string>, revision?: string): void;
+}
+
+/** A registry with the given tools, an in-memory stack and workspace, and a recording committer. */
+export async function harness(factories: CustomToolFactory[], files: Record<string, string> = {}): Promise<Harness> {
+  const registry = new ToolRegistry();
+  for (const factory of factories) await registry.registerFactory(factory);
+  const store = new MemoryPendingActionStore();
+  let workspace: Workspace = new MemoryWorkspace(files, "rev1");
+  const commits: Harness["commits"] = [];
+  const context: CommandContext = {
+    store,
+    actor: "alice",
+    steering: "stack",
+    workspace: async () => workspace,
+    async commit(changes, request) {
+      const net = await changes.resolveChanges();
+      if (net.length === 0) return undefined;
+      const written: Record<string, string> = {};
+      for (const change of net) written[change.path] = change.kind === "delete" ? "<deleted>" : Buffer.from(change.content).toString("utf8");
+      commits.push({ changes, message: request.message, files: written });
+      return `commit${commits.length}`;
+    },
+  };
+  return {
+    registry,
+    store,
+    context,
+    commits,
+    setWorkspace(next, revision = "rev2") {
+      workspace = new MemoryWorkspace(next, revision);
+    },
+  };
+}
