@@ -5,7 +5,8 @@
  */
 import type { Workspace } from "../workspace/workspace.js";
 import { describeDifference, executeTool } from "./execution.js";
-import { fingerprintAction } from "./fingerprint.js";
+import { fingerprintAction, jsonDetails, sourceToolName } from "./fingerprint.js";
+import { renderDiff } from "../workspace/diff.js";
 import { resultText, UserError } from "./result.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
@@ -22,14 +23,27 @@ function short(revision: string): string {
   return /^[0-9a-f]{40}$/.test(revision) ? revision.slice(0, 7) : revision;
 }
 
-/** Re-creates the live action of a record, or throws a UserError saying why it cannot. */
-export async function replay(registry: ToolRegistry, record: PendingRecord, workspace: Workspace): Promise<CustomToolPendingAction> {
+/** Executes the record's tool again and picks its push; `gone` says why there is none. */
+async function rerun(
+  registry: ToolRegistry,
+  record: PendingRecord,
+  workspace: Workspace,
+): Promise<{ action: CustomToolPendingAction; message: string } | { gone: string }> {
   const tool = registry.get(record.tool);
   if (!tool) throw new UserError(`the tool \`${record.tool}\` that made this preview is no longer available.`);
   const execution = await executeTool(tool, record.params, workspace, record.callId);
-  if (execution.result.isError) throw stale(record, workspace, `the tool now reports: ${resultText(execution.result)}`);
+  const message = resultText(execution.result);
+  if (execution.result.isError) return { gone: `the tool now reports: ${message}` };
   const action = execution.actions[record.index];
-  if (!action) throw stale(record, workspace, "the tool no longer proposes this change");
+  if (!action) return { gone: message ? `the tool no longer proposes this change (${message})` : "the tool no longer proposes this change" };
+  return { action, message };
+}
+
+/** Re-creates the live action of a record, or throws a UserError saying why it cannot. */
+export async function replay(registry: ToolRegistry, record: PendingRecord, workspace: Workspace): Promise<CustomToolPendingAction> {
+  const rerunResult = await rerun(registry, record, workspace);
+  if ("gone" in rerunResult) throw stale(record, workspace, rerunResult.gone);
+  const { action } = rerunResult;
   const fingerprint = await fingerprintAction(action);
   if (fingerprint.digest !== record.digest) {
     const changedFiles = describeDifference(record.files, fingerprint.files);
@@ -42,4 +56,36 @@ export async function replay(registry: ToolRegistry, record: PendingRecord, work
     throw stale(record, workspace, what);
   }
   return action;
+}
+
+export type Repreview =
+  | { record: PendingRecord; diff: string; message: string; changed: boolean }
+  | { gone: string };
+
+/**
+ * A fresh preview of a pending action on new files (after new commits were pushed): the same
+ * tool, parameters and push index; the record keeps its id and place on the stack.
+ */
+export async function repreview(registry: ToolRegistry, record: PendingRecord, workspace: Workspace): Promise<Repreview> {
+  let rerunResult;
+  try {
+    rerunResult = await rerun(registry, record, workspace);
+  } catch (error) {
+    if (error instanceof UserError) return { gone: error.message };
+    throw error;
+  }
+  if ("gone" in rerunResult) return rerunResult;
+  const { action, message } = rerunResult;
+  const fingerprint = await fingerprintAction(action);
+  const diff = action.changes ? await renderDiff(action.changes) : "";
+  const next: PendingRecord = {
+    ...record,
+    label: action.label,
+    sourceToolName: sourceToolName(action),
+    details: jsonDetails(action.details),
+    digest: fingerprint.digest,
+    files: fingerprint.files,
+    headSha: workspace.revision,
+  };
+  return { record: next, diff, message, changed: fingerprint.digest !== record.digest };
 }

@@ -1,0 +1,308 @@
+/**
+ * The pending stack of a pull request, kept in check runs on its head commit (one per action,
+ * `in_progress`; the durable record in the summary), plus the `resolve-bot` gate check that
+ * branch protection can require. One list call reads the whole stack.
+ */
+import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
+import { RESOLVE_COMMANDS } from "../core/messages.js";
+import { diffHunks } from "../workspace/diff.js";
+import { codeBlock, text, truncate } from "./markdown.js";
+import { decodeRecord, encodeRecord } from "./record-codec.js";
+import type { GitHubClient, PullRequestInfo } from "./types.js";
+
+export const GATE_CHECK_NAME = "resolve-bot";
+export const ACTION_CHECK_PREFIX = "resolve-bot: ";
+/** GitHub's limit on output.summary and output.text. */
+export const OUTPUT_LIMIT = 65_535;
+const ANNOTATIONS_PER_REQUEST = 50;
+const MAX_ANNOTATIONS = 150;
+
+interface CheckRun {
+  id: number;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  html_url?: string | null;
+  output: { title: string | null; summary: string | null; text?: string | null };
+}
+
+interface PendingEntry {
+  runId: number;
+  record: PendingRecord;
+  /** The run's output text (the rendered diff), carried along when the stack moves. */
+  text: string;
+}
+
+/** What a new action run shows: a fresh preview (diff + annotations), or a carried run's text. */
+type RunContent = { preview: PreviewPresentation; note?: string } | { carriedText: string; note: string };
+
+interface HeadState {
+  sha: string;
+  pending: PendingEntry[]; // oldest first
+  names: Set<string>;
+  maxSeq: number;
+  gate?: { id: number; conclusion: string | null; title: string | null; summary: string | null };
+}
+
+export interface CheckRunStoreOptions {
+  /** Only runs of this app count (GitHub filters server-side). */
+  appId?: number;
+  gateCheck: boolean;
+  /** Link target for a commit, e.g. `https://github.com/o/r/commit/<sha>`. */
+  commitUrl(sha: string): string;
+}
+
+function short(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+function limitTitle(value: string): string {
+  return value.length <= 255 ? value : `${value.slice(0, 254)}…`;
+}
+
+export class CheckRunStore implements PendingActionStore {
+  private state?: HeadState;
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    private readonly pr: PullRequestInfo,
+    private readonly options: CheckRunStoreOptions,
+  ) {}
+
+  get headSha(): string {
+    return this.pr.headSha;
+  }
+
+  /** Reads every run of this app on a commit, in one call per 100 runs. */
+  async load(sha = this.pr.headSha): Promise<HeadState> {
+    if (this.state?.sha === sha) return this.state;
+    const runs = (await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+      owner: this.pr.owner,
+      repo: this.pr.repo,
+      ref: sha,
+      filter: "all",
+      per_page: 100,
+      ...(this.options.appId ? { app_id: this.options.appId } : {}),
+    })) as CheckRun[];
+    const state: HeadState = { sha, pending: [], names: new Set(), maxSeq: 0 };
+    for (const run of runs) {
+      state.names.add(run.name);
+      if (run.name === GATE_CHECK_NAME) {
+        // Newest first: the first gate listed is the one the pull request shows.
+        state.gate ??= { id: run.id, conclusion: run.conclusion, title: run.output.title, summary: run.output.summary };
+        continue;
+      }
+      if (!run.name.startsWith(ACTION_CHECK_PREFIX)) continue;
+      const record = decodeRecord(run.output.summary);
+      if (!record) continue;
+      state.maxSeq = Math.max(state.maxSeq, record.seq);
+      if (run.status !== "completed") state.pending.push({ runId: run.id, record, text: run.output.text ?? "" });
+    }
+    state.pending.sort((a, b) => a.record.seq - b.record.seq);
+    if (sha === this.pr.headSha) this.state = state;
+    return state;
+  }
+
+  async push(draft: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord> {
+    const state = await this.load();
+    const record: PendingRecord = { ...draft, seq: state.maxSeq + 1 };
+    await this.createRun(state, record, { preview });
+    return record;
+  }
+
+  /** Creates the action's run on the state's commit and adds it to the stack. */
+  private async createRun(state: HeadState, record: PendingRecord, content: RunContent): Promise<void> {
+    let name = `${ACTION_CHECK_PREFIX}${record.label}`;
+    if (state.names.has(name)) name = `${name} (#${record.seq})`;
+    const preview = "preview" in content ? content.preview : { summary: "", diff: "" };
+    // Annotations point at lines of the commit the preview was made on; a carried run has none.
+    const annotations = diffHunks(preview.diff)
+      .slice(0, MAX_ANNOTATIONS)
+      .map((hunk) => ({
+        path: hunk.path,
+        start_line: Math.max(1, hunk.oldStart),
+        end_line: Math.max(1, hunk.oldStart + Math.max(1, hunk.oldLines) - 1),
+        annotation_level: "notice" as const,
+        title: limitTitle(`resolve-bot: ${record.label}`),
+        message: truncate(hunk.text, 60_000).text,
+      }));
+    const output = {
+      title: limitTitle(record.label),
+      summary: this.actionSummary(record, preview, content.note ?? ""),
+      text: "carriedText" in content ? content.carriedText : this.diffText(preview.diff),
+    };
+    const { data } = await this.octokit.rest.checks.create({
+      owner: this.pr.owner,
+      repo: this.pr.repo,
+      name,
+      head_sha: state.sha,
+      status: "in_progress",
+      external_id: record.id,
+      started_at: new Date().toISOString(),
+      output: { ...output, annotations: annotations.slice(0, ANNOTATIONS_PER_REQUEST) },
+    });
+    // GitHub takes 50 annotations per request; later updates append.
+    for (let start = ANNOTATIONS_PER_REQUEST; start < annotations.length; start += ANNOTATIONS_PER_REQUEST) {
+      await this.octokit.rest.checks.update({
+        owner: this.pr.owner,
+        repo: this.pr.repo,
+        check_run_id: data.id,
+        output: { title: output.title, summary: output.summary, annotations: annotations.slice(start, start + ANNOTATIONS_PER_REQUEST) },
+      });
+    }
+    state.names.add(name);
+    state.maxSeq = Math.max(state.maxSeq, record.seq);
+    state.pending.push({ runId: data.id, record, text: output.text });
+  }
+
+  private actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string): string {
+    const parts = [
+      note,
+      `**${text(record.label)}** — previewed on ${short(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
+      preview.summary ? truncate(text(preview.summary), 8_000).text : "",
+      `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
+    ].filter(Boolean);
+    return `${parts.join("\n\n")}\n\n${encodeRecord(record)}`;
+  }
+
+  private diffText(diff: string): string {
+    if (!diff) return "This action declares no file changes.";
+    const fenceRoom = 40;
+    return codeBlock(truncate(diff, OUTPUT_LIMIT - fenceRoom).text, "diff");
+  }
+
+  async peek(): Promise<PendingRecord | null> {
+    return (await this.load()).pending.at(-1)?.record ?? null;
+  }
+
+  async hasPending(): Promise<boolean> {
+    return (await this.load()).pending.length > 0;
+  }
+
+  async list(): Promise<PendingRecord[]> {
+    return (await this.load()).pending.map((entry) => entry.record).reverse();
+  }
+
+  async pop(resolution: Resolution): Promise<PendingRecord | null> {
+    const state = await this.load();
+    const top = state.pending.at(-1);
+    if (!top || top.record.id !== resolution.id) return null;
+    const applied = resolution.action === "apply";
+    const outcome = applied
+      ? resolution.commit
+        ? `Applied in [${short(resolution.commit)}](${this.options.commitUrl(resolution.commit)}) by ${text(resolution.actor)}.`
+        : `Applied by ${text(resolution.actor)}.`
+      : `Discarded by ${text(resolution.actor)}.`;
+    await this.complete(top, applied ? "success" : "cancelled", applied ? "Applied" : "Discarded", `${outcome}\n\nReason: ${text(resolution.reason)}`);
+    state.pending.pop();
+    if (resolution.commit) await this.carryTo(resolution.commit, `${top.record.label} was applied`);
+    return top.record;
+  }
+
+  private async complete(entry: PendingEntry, conclusion: "success" | "cancelled" | "neutral", verb: string, summary: string): Promise<void> {
+    await this.octokit.rest.checks.update({
+      owner: this.pr.owner,
+      repo: this.pr.repo,
+      check_run_id: entry.runId,
+      status: "completed",
+      conclusion,
+      completed_at: new Date().toISOString(),
+      output: { title: limitTitle(`${verb}: ${entry.record.label}`), summary: `${summary}\n\n${encodeRecord(entry.record)}` },
+    });
+  }
+
+  /**
+   * Moves the remaining stack to a new head commit (after our own apply): each pending action is
+   * re-created there unchanged, and its old run is closed as neutral.
+   */
+  async carryTo(sha: string, why: string): Promise<void> {
+    const from = await this.load();
+    const target: HeadState = { sha, pending: [], names: new Set(), maxSeq: from.maxSeq };
+    for (const entry of from.pending) {
+      await this.createRun(target, entry.record, { carriedText: entry.text, note: `Carried over from ${short(from.sha)} after ${text(why)}.` });
+      await this.complete(entry, "neutral", "Moved", `Moved to ${short(sha)} after ${text(why)}; it is still pending there.`);
+    }
+    this.pr.headSha = sha;
+    this.state = target;
+  }
+
+  /**
+   * After new commits (not ours): every pending action gets a fresh preview on `sha`. `next` is
+   * the new record and preview, or undefined when nothing is left to change. Old runs are closed
+   * as neutral. Returns the pending entries that were on the old head, oldest first.
+   */
+  async resync(
+    sha: string,
+    repreview: (record: PendingRecord) => Promise<{ record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string }>,
+  ): Promise<void> {
+    const from = await this.load();
+    // The new head may already carry runs (a gate, earlier previews): read them once.
+    const existing = await this.load(sha);
+    const target: HeadState = { ...existing, maxSeq: Math.max(existing.maxSeq, from.maxSeq) };
+    for (const entry of from.pending) {
+      // A redelivered push finds the action already moved (same id): only close the old run.
+      const moved = target.pending.some((candidate) => candidate.record.id === entry.record.id);
+      const next = moved ? undefined : await repreview(entry.record);
+      if (!next) {
+        await this.complete(entry, "neutral", "Superseded", `Superseded by ${short(sha)}: previewed again there.`);
+        continue;
+      }
+      if ("closed" in next) {
+        await this.complete(entry, "neutral", "Closed", `Closed on ${short(sha)}: ${text(next.closed)}.`);
+        continue;
+      }
+      await this.createRun(target, next.record, { preview: next.preview, note: next.note });
+      await this.complete(entry, "neutral", "Superseded", `Superseded by ${short(sha)}: previewed again there.`);
+    }
+    this.pr.headSha = sha;
+    this.state = target;
+  }
+
+  /**
+   * Brings the gate check of the current head in line with the stack: success when empty,
+   * action_required with Apply/Discard buttons (which GitHub shows on completed runs only).
+   */
+  async updateGate(): Promise<void> {
+    if (!this.options.gateCheck) return;
+    const state = await this.load();
+    const top = state.pending.at(-1)?.record;
+    const stack = state.pending.map((entry) => entry.record).reverse();
+    const desired = top
+      ? {
+          conclusion: "action_required" as const,
+          title: limitTitle(`Pending: ${top.label}`),
+          summary: [
+            `${stack.length} pending edit${stack.length === 1 ? "" : "s"} on this pull request, newest first:`,
+            ...stack.map((record, index) => `${index + 1}. ${text(record.label)}`),
+            "",
+            `The buttons act on the newest (${text(top.label)}). In a comment: ${RESOLVE_COMMANDS}.`,
+          ].join("\n"),
+        }
+      : { conclusion: "success" as const, title: "No pending edits", summary: "Nothing is pending on this pull request." };
+    const gate = state.gate;
+    if (gate && gate.conclusion === desired.conclusion && gate.title === desired.title && gate.summary === desired.summary) return;
+    const body = {
+      owner: this.pr.owner,
+      repo: this.pr.repo,
+      status: "completed" as const,
+      conclusion: desired.conclusion,
+      completed_at: new Date().toISOString(),
+      external_id: `pr:${this.pr.number}`,
+      output: { title: desired.title, summary: desired.summary },
+      actions: top
+        ? [
+            { label: "Apply newest", description: "Commit the newest pending edit", identifier: "apply" },
+            { label: "Discard newest", description: "Drop the newest pending edit", identifier: "discard" },
+          ]
+        : [],
+    };
+    if (gate) {
+      await this.octokit.rest.checks.update({ ...body, check_run_id: gate.id });
+      state.gate = { id: gate.id, conclusion: desired.conclusion, title: desired.title, summary: desired.summary };
+    } else {
+      const { data } = await this.octokit.rest.checks.create({ ...body, name: GATE_CHECK_NAME, head_sha: state.sha });
+      state.gate = { id: data.id, conclusion: desired.conclusion, title: desired.title, summary: desired.summary };
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Turns an applied change set into ONE commit on the pull request branch through the Git Data
+ * API: a tree on `base_tree` (inline content; blobs only for binary files; renames reuse the old
+ * blob's sha, computed locally; deletions `sha: null`; chunked), a commit whose parent is the
+ * head the preview was replayed on, and a compare-and-swap ref update (`force: false`).
+ * Author and committer are left out so GitHub signs the commit as the app (Verified).
+ */
+import { createHash } from "node:crypto";
+import { UserError } from "../core/result.js";
+import type { ChangeSet, FileChange } from "../workspace/changeset.js";
+import { renderDiff } from "../workspace/diff.js";
+import { isBinary } from "../workspace/workspace.js";
+import { codeBlock } from "./markdown.js";
+import type { GitHubClient, PullRequestInfo } from "./types.js";
+
+/** Inline trees above a couple of hundred entries or megabytes fail on GitHub: chunk them. */
+const TREE_CHUNK_ENTRIES = 150;
+const TREE_CHUNK_BYTES = 2 * 1024 * 1024;
+
+type TreeEntry = { path: string; mode: "100644" | "100755"; type: "blob"; sha?: string | null; content?: string };
+
+/** Git's object id of a blob: what GitHub already stores for an unchanged file. */
+export function gitBlobSha(content: Uint8Array): string {
+  return createHash("sha1").update(`blob ${content.byteLength}\0`).update(content).digest("hex");
+}
+
+const WORKFLOWS = /^\.github\/workflows\//;
+
+export interface CommitOptions {
+  message: string;
+  /** Whether the installation was granted the `workflows` permission. */
+  canWriteWorkflows(): Promise<boolean>;
+}
+
+export async function refuseIfUnwritable(pr: PullRequestInfo, changes: ChangeSet, net: FileChange[], options: CommitOptions): Promise<void> {
+  if (pr.isFork) {
+    const patch = await renderDiff(changes);
+    throw new UserError(
+      `this pull request comes from the fork ${pr.headRepo}, and GitHub does not let apps push to forks. ` +
+        `The edit stays pending; the author can apply it with \`git apply\`:\n\n${codeBlock(patch, "diff")}`,
+    );
+  }
+  const workflows = net.flatMap((change) => (change.kind === "rename" ? [change.from, change.path] : [change.path])).filter((path) => WORKFLOWS.test(path));
+  if (workflows.length > 0 && !(await options.canWriteWorkflows())) {
+    throw new UserError(
+      `this change touches ${workflows.join(", ")}, and the app does not have the \`workflows\` permission that GitHub requires for that. Nothing was written.`,
+    );
+  }
+}
+
+async function treeEntries(octokit: GitHubClient, pr: PullRequestInfo, changes: ChangeSet, net: FileChange[]): Promise<TreeEntry[]> {
+  const entries: TreeEntry[] = [];
+  for (const change of net) {
+    if (change.kind === "delete") {
+      entries.push({ path: change.path, mode: "100644", type: "blob", sha: null });
+      continue;
+    }
+    const mode = await changes.base.modeOf(change.kind === "rename" ? change.from : change.path);
+    if (change.kind === "rename") entries.push({ path: change.from, mode, type: "blob", sha: null });
+    if (change.kind === "rename" && change.unchanged) {
+      entries.push({ path: change.path, mode, type: "blob", sha: gitBlobSha(change.content) });
+    } else if (isBinary(change.content)) {
+      const { data } = await octokit.rest.git.createBlob({
+        owner: pr.owner,
+        repo: pr.repo,
+        content: Buffer.from(change.content).toString("base64"),
+        encoding: "base64",
+      });
+      entries.push({ path: change.path, mode, type: "blob", sha: data.sha });
+    } else {
+      entries.push({ path: change.path, mode, type: "blob", content: Buffer.from(change.content).toString("utf8") });
+    }
+  }
+  return entries;
+}
+
+function chunks(entries: TreeEntry[]): TreeEntry[][] {
+  const out: TreeEntry[][] = [];
+  let current: TreeEntry[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    const size = entry.content?.length ?? 0;
+    if (current.length > 0 && (current.length >= TREE_CHUNK_ENTRIES || bytes + size > TREE_CHUNK_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/** Commits the change onto `pr.headSha`; returns the new commit's sha, or undefined if nothing changes. */
+export async function commitChangeSet(octokit: GitHubClient, pr: PullRequestInfo, changes: ChangeSet, options: CommitOptions): Promise<string | undefined> {
+  const net = await changes.resolveChanges();
+  if (net.length === 0) return undefined;
+  await refuseIfUnwritable(pr, changes, net, options);
+  const repo = { owner: pr.owner, repo: pr.repo };
+  const { data: head } = await octokit.rest.git.getCommit({ ...repo, commit_sha: pr.headSha });
+  let tree = head.tree.sha;
+  for (const chunk of chunks(await treeEntries(octokit, pr, changes, net))) {
+    const { data } = await octokit.rest.git.createTree({ ...repo, base_tree: tree, tree: chunk as never });
+    tree = data.sha;
+  }
+  const { data: commit } = await octokit.rest.git.createCommit({ ...repo, message: options.message, tree, parents: [pr.headSha] });
+  try {
+    await octokit.rest.git.updateRef({ ...repo, ref: `heads/${pr.headRef}`, sha: commit.sha, force: false });
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 422 || status === 409) {
+      throw new UserError(
+        `the branch ${pr.headRef} moved while the edit was being applied (a new push); nothing was committed. ` +
+          "The edit is still pending: run `/resolve apply <reason>` again to replay it on the new head.",
+      );
+    }
+    throw error;
+  }
+  return commit.sha;
+}

@@ -1,0 +1,98 @@
+/**
+ * Per-repository settings, `.github/resolve-bot.yml` on the default branch (read with Probot's
+ * context.config, never from the pull request branch), validated with TypeBox.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { ValueErrorType } from "@sinclair/typebox/errors";
+import type { Steering } from "../core/context.js";
+import { DEFAULT_LIMITS, type WorkspaceLimits } from "../workspace/limits.js";
+
+export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+
+const Level = Type.Union(PERMISSION_LEVELS.map((level) => Type.Literal(level)));
+
+export const RepoConfigSchema = Type.Object(
+  {
+    tools: Type.Optional(Type.Array(Type.String(), { description: "enabled tools (default: all)" })),
+    permissions: Type.Optional(Type.Record(Type.String(), Level, { description: "minimum permission per command; key `default`" })),
+    steering: Type.Optional(Type.Union([Type.Literal("stack"), Type.Literal("strict")])),
+    gate_check: Type.Optional(Type.Boolean()),
+    limits: Type.Optional(
+      Type.Object(
+        {
+          max_files: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_total_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    commit_message: Type.Optional(Type.String({ minLength: 1, description: "template with {label}, {reason}" })),
+  },
+  { additionalProperties: false },
+);
+
+export type RawRepoConfig = Static<typeof RepoConfigSchema>;
+
+export interface RepoConfig {
+  tools?: string[];
+  permissions: Record<string, PermissionLevel>;
+  steering: Steering;
+  gateCheck: boolean;
+  limits: WorkspaceLimits;
+  commitMessage: string;
+}
+
+export const DEFAULT_COMMIT_MESSAGE = "{label}\n\n{reason}";
+
+export const DEFAULT_PERMISSIONS: Record<string, PermissionLevel> = { default: "write", help: "read", pending: "read" };
+
+export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
+
+export function parseRepoConfig(raw: unknown): ConfigResult {
+  const value = raw ?? {};
+  const errors = [...Value.Errors(RepoConfigSchema, value)].map((error) => {
+    const key = error.path.split("/").filter(Boolean).join(".") || "(top level)";
+    if (error.type === ValueErrorType.ObjectAdditionalProperties) return `${key}: unknown key`;
+    return `${key}: ${error.message.toLowerCase()}`;
+  });
+  if (errors.length > 0) return { ok: false, errors: [...new Set(errors)] };
+  const config = value as RawRepoConfig;
+  return {
+    ok: true,
+    config: {
+      tools: config.tools,
+      permissions: { ...DEFAULT_PERMISSIONS, ...config.permissions },
+      steering: config.steering ?? "stack",
+      gateCheck: config.gate_check ?? true,
+      limits: {
+        maxFiles: config.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
+        maxFileBytes: config.limits?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
+        maxTotalBytes: config.limits?.max_total_bytes ?? DEFAULT_LIMITS.maxTotalBytes,
+      },
+      commitMessage: config.commit_message ?? DEFAULT_COMMIT_MESSAGE,
+    },
+  };
+}
+
+/** Tool names and permission keys must name real commands (normalised: `ast-edit` = `ast_edit`). */
+export function checkNames(config: RepoConfig, commands: string[]): string[] {
+  const known = new Set(commands.map((name) => name.replace(/-/g, "_")));
+  const errors: string[] = [];
+  for (const tool of config.tools ?? []) {
+    if (!known.has(tool.replace(/-/g, "_"))) errors.push(`tools: unknown tool ${JSON.stringify(tool)}`);
+  }
+  for (const key of Object.keys(config.permissions)) {
+    if (key !== "default" && !known.has(key.replace(/-/g, "_"))) errors.push(`permissions.${key}: unknown command`);
+  }
+  return errors;
+}
+
+export const DEFAULT_REPO_CONFIG: RepoConfig = (parseRepoConfig({}) as { ok: true; config: RepoConfig }).config;
+
+/** The permission a command needs: its own entry, else `default`. */
+export function requiredPermission(config: RepoConfig, command: string): PermissionLevel {
+  return config.permissions[command] ?? config.permissions.default ?? "write";
+}

@@ -1,0 +1,112 @@
+/**
+ * The files of a pull request head at an exact SHA: one tarball download, extracted in memory
+ * with the workspace limits. Nothing in it is ever run; links and special files are skipped.
+ */
+import { gunzipSync } from "node:zlib";
+import { Readable } from "node:stream";
+import tar from "tar-stream";
+import { UserError } from "../core/result.js";
+import { normalizePath } from "../workspace/paths.js";
+import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
+import { Workspace } from "../workspace/workspace.js";
+import type { GitHubClient, RepoRef } from "./types.js";
+
+/** Tar headers and padding on top of the content: 512-byte header plus up to 511 bytes padding per file. */
+const TAR_OVERHEAD_PER_FILE = 1024;
+
+export class TarballWorkspace extends Workspace {
+  /** Content, or the size of a file over the per-file limit (kept so reads can say why). */
+  private constructor(
+    private readonly files: Map<string, Uint8Array | number>,
+    private readonly executables: Set<string>,
+    readonly revision: string,
+    limits: WorkspaceLimits,
+  ) {
+    super(limits);
+  }
+
+  override async modeOf(path: string): Promise<"100644" | "100755"> {
+    return this.executables.has(path) ? "100755" : "100644";
+  }
+
+  static async download(octokit: GitHubClient, repo: RepoRef, sha: string, limits: WorkspaceLimits): Promise<TarballWorkspace> {
+    const response = await octokit.rest.repos.downloadTarballArchive({ ...repo, ref: sha });
+    return TarballWorkspace.fromTarGz(Buffer.from(response.data as ArrayBuffer), sha, limits);
+  }
+
+  static async fromTarGz(archive: Buffer, revision: string, limits: WorkspaceLimits): Promise<TarballWorkspace> {
+    let tarBytes: Buffer;
+    try {
+      tarBytes = gunzipSync(archive, { maxOutputLength: limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE });
+    } catch (error) {
+      if (error instanceof RangeError) {
+        throw new UserError(`The repository at ${revision.slice(0, 7)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`);
+      }
+      throw error;
+    }
+    const files = new Map<string, Uint8Array | number>();
+    const executables = new Set<string>();
+    const extract = tar.extract();
+    let total = 0;
+    let failure: Error | undefined;
+    extract.on("entry", (header, stream, next) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
+      stream.on("end", () => {
+        try {
+          if (header.type === "file") {
+            const inside = header.name.split("/").slice(1).join("/"); // drop `<owner>-<repo>-<sha>/`
+            const path = inside ? safePath(inside) : undefined;
+            if (path) {
+              const content = Buffer.concat(chunks);
+              total += content.byteLength;
+              if (files.size >= limits.maxFiles) {
+                throw new UserError(`The repository has more than ${limits.maxFiles} files, over the limit; resolve-bot does not work on it.`);
+              }
+              files.set(path, content.byteLength > limits.maxFileBytes ? content.byteLength : content);
+              if ((header.mode ?? 0) & 0o111) executables.add(path);
+            }
+          }
+        } catch (error) {
+          failure ??= error as Error;
+        }
+        next();
+      });
+      stream.resume();
+    });
+    await new Promise<void>((resolve, reject) => {
+      extract.on("finish", resolve);
+      extract.on("error", reject);
+      Readable.from([tarBytes]).pipe(extract);
+    });
+    if (failure) throw failure;
+    if (total > limits.maxTotalBytes) {
+      throw new UserError(`The repository at ${revision.slice(0, 7)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`);
+    }
+    return new TarballWorkspace(files, executables, revision, limits);
+  }
+
+  protected async listAll(): Promise<string[]> {
+    return [...this.files.keys()];
+  }
+
+  protected async sizeOf(path: string): Promise<number | undefined> {
+    const entry = this.files.get(path);
+    return entry === undefined ? undefined : typeof entry === "number" ? entry : entry.byteLength;
+  }
+
+  protected async readRaw(path: string): Promise<Uint8Array> {
+    const entry = this.files.get(path);
+    if (entry === undefined || typeof entry === "number") throw new UserError(`${path} cannot be read.`);
+    return entry;
+  }
+}
+
+/** Archive paths that would leave the workspace are dropped, never followed. */
+function safePath(path: string): string | undefined {
+  try {
+    return normalizePath(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+/** Shapes shared by the GitHub adapter. */
+import type { Context } from "probot";
+
+export type GitHubClient = Context["octokit"];
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+/** What the adapter knows of a pull request once it has read it. */
+export interface PullRequestInfo extends RepoRef {
+  number: number;
+  headSha: string;
+  headRef: string;
+  /** `owner/name` of the repository holding the head branch. */
+  headRepo: string;
+  isFork: boolean;
+  state: string;
+}

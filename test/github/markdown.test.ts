@@ -1,0 +1,23 @@
+import { code, codeBlock, text, truncate } from "../../src/github/markdown.js";
+
+describe("markdown", () => {
+  test("user text cannot ping or inject HTML; code spans stay literal", () => {
+    expect(text("thanks @octocat <img src=x> & co")).toBe("thanks @\u2060octocat &lt;img src=x&gt; &amp; co");
+    expect(text("run `/resolve apply <reason>` now @team")).toBe("run `/resolve apply <reason>` now @\u2060team");
+    expect(text("mail me at a@b.c")).toBe("mail me at a@\u2060b.c");
+  });
+
+  test("fences outgrow the backticks inside", () => {
+    expect(codeBlock("a ``` b\n", "diff")).toBe("````diff\na ``` b\n````");
+    expect(code("x`y")).toBe("``x`y``");
+  });
+
+  test("truncation cuts at a line and says how much is left out", () => {
+    const long = Array.from({ length: 100 }, (_, index) => `line ${index}`).join("\n");
+    const cut = truncate(long, 200);
+    expect(cut.truncated).toBe(true);
+    expect(cut.text.length).toBeLessThanOrEqual(200);
+    expect(cut.text).toMatch(/\n… \d+ more lines not shown \(the output is limited to 200 characters\)\.\n$/);
+    expect(truncate("short", 200)).toEqual({ text: "short", truncated: false });
+  });
+});
