@@ -1,0 +1,350 @@
+import astEdit, { collectOps, summary } from "../../src/tools/ast-edit.js";
+import { applyAction, createToolAPI, executeTool } from "../../src/core/execution.js";
+import { resultText } from "../../src/core/result.js";
+import type { AnyToolDefinition } from "../../src/core/tool.js";
+import { MemoryWorkspace } from "../../src/workspace/workspace.js";
+import { ChangeSet } from "../../src/workspace/changeset.js";
+import { expandTemplate, indentAt, parseTemplate } from "../../src/tools/ast-grep/template.js";
+import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tools/ast-grep/prefilter.js";
+import { langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
+import { compileOp, prepareOp, rewriteText } from "../../src/tools/ast-grep/rewrite.js";
+import { Lang } from "@ast-grep/napi";
+
+let tool: AnyToolDefinition;
+
+beforeAll(async () => {
+  tool = await astEdit(createToolAPI());
+});
+
+const BINARY = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3, 0, 0, 0xff, 0xfe, 0, 0]);
+
+function workspace(extra: Record<string, string | Uint8Array> = {}): MemoryWorkspace {
+  return new MemoryWorkspace({
+    "src/a.ts": "console.log(1);\nconsole.log(2, 3);\n",
+    "src/b.ts": "function f() {\n  console.log('b');\n}\n",
+    "src/c.js": "var x = 1;\n",
+    "docs/readme.md": "console.log(1)\n",
+    ...extra,
+  });
+}
+
+async function run(params: Record<string, unknown>, ws = workspace()) {
+  const execution = await executeTool(tool, params, ws, "call-1");
+  return { ...execution, text: resultText(execution.result), ws };
+}
+
+async function fileAfter(changes: ChangeSet, path: string): Promise<string> {
+  return Buffer.from(await changes.read(path)).toString("utf8");
+}
+
+describe("ast_edit definition", () => {
+  test("name, label, positionals and examples", () => {
+    expect(tool.name).toBe("ast_edit");
+    expect(tool.label).toBe("AST Edit");
+    expect(tool.positionals).toEqual(["paths"]);
+    expect(tool.examples?.length).toBeGreaterThan(0);
+    expect(tool.description).toContain("Words after the options are paths");
+  });
+});
+
+describe("ast_edit previews", () => {
+  test("plural label, per-file counts and one pending action", async () => {
+    const { result, actions, text } = await run({ ops: [{ pat: "console.log($$$A)", out: "logger.debug($$$A)" }], paths: ["src"] });
+    expect(result.isError).toBeFalsy();
+    expect(actions).toHaveLength(1);
+    const action = actions[0]!;
+    expect(action.label).toBe("AST Edit: 3 replacements in 2 files");
+    expect(action.sourceToolName).toBe("ast_edit");
+    expect(text).toBe("AST Edit: 3 replacements in 2 files\n- src/a.ts: 2 replacements\n- src/b.ts: 1 replacement");
+    expect(action.details).toEqual({
+      ops: [{ pat: "console.log($$$A)", out: "logger.debug($$$A)" }],
+      replacements: 3,
+      files: [
+        { path: "src/a.ts", replacements: 2 },
+        { path: "src/b.ts", replacements: 1 },
+      ],
+    });
+    expect(await fileAfter(action.changes!, "src/a.ts")).toBe("logger.debug(1);\nlogger.debug(2, 3);\n");
+    expect(await fileAfter(action.changes!, "src/b.ts")).toBe("function f() {\n  logger.debug('b');\n}\n");
+  });
+
+  test("singular label", async () => {
+    const { actions, text } = await run({ ops: [{ pat: "console.log('b')", out: "log('b')" }] });
+    expect(actions.map((a) => a.label)).toEqual(["AST Edit: 1 replacement in 1 file"]);
+    expect(text).toBe("AST Edit: 1 replacement in 1 file\n- src/b.ts: 1 replacement");
+  });
+
+  test("mixed counts: 2 replacements in 1 file", () => {
+    expect(summary(2, 1)).toBe("2 replacements in 1 file");
+    expect(summary(1, 1)).toBe("1 replacement in 1 file");
+    expect(summary(2, 3)).toBe("2 replacements in 3 files");
+  });
+
+  test("zero replacements: exact text and nothing pushed", async () => {
+    const { result, actions, text } = await run({ ops: [{ pat: "alert($A)", out: "notify($A)" }], paths: ["src"] });
+    expect(text).toBe("No replacements made");
+    expect(result.isError).toBeFalsy();
+    expect(actions).toEqual([]);
+  });
+
+  test("paths default to the whole repository; other languages are left alone", async () => {
+    const { actions } = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }] });
+    expect(actions[0]!.label).toBe("AST Edit: 3 replacements in 2 files");
+    const paths = (await actions[0]!.changes!.resolveChanges()).map((c) => c.path);
+    expect(paths).toEqual(["src/a.ts", "src/b.ts"]); // docs/readme.md is not code
+  });
+
+  test("globs select files", async () => {
+    const { actions } = await run({ ops: [{ pat: "var $A = $B;", out: "let $A = $B;" }], paths: ["**/*.js"] });
+    expect(actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
+    expect(await fileAfter(actions[0]!.changes!, "src/c.js")).toBe("let x = 1;\n");
+  });
+
+  test("command-line pairs --pat/--out merge into ops, in order, after ops", async () => {
+    const { actions } = await run({
+      ops: [{ pat: "console.log($$$A)", out: "debug($$$A)" }],
+      pat: ["debug($A, $B)", "var $X = $Y"],
+      out: ["debug2($B, $A)", "const $X = $Y"],
+    });
+    expect(actions[0]!.details).toMatchObject({
+      ops: [
+        { pat: "console.log($$$A)", out: "debug($$$A)" },
+        { pat: "debug($A, $B)", out: "debug2($B, $A)" },
+        { pat: "var $X = $Y", out: "const $X = $Y" },
+      ],
+    });
+    // the second op sees the first op's output
+    expect(await fileAfter(actions[0]!.changes!, "src/a.ts")).toBe("debug(1);\ndebug2(3, 2);\n");
+    expect(actions[0]!.label).toBe("AST Edit: 5 replacements in 3 files");
+  });
+
+  test("an empty out deletes the match", async () => {
+    const { actions } = await run({ pat: ["console.log(1);"], out: [""], paths: ["src/a.ts"] });
+    expect(await fileAfter(actions[0]!.changes!, "src/a.ts")).toBe("\nconsole.log(2, 3);\n");
+  });
+
+  test("lang restricts directory scans to that language and forces it on named files", async () => {
+    const ws = workspace({ "src/view.tsx": "const v = <b>{console.log(1)}</b>;\n", "scripts/tool.txt": "console.log(9)\n" });
+    const tsx = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], lang: "tsx" }, ws);
+    expect(tsx.actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
+    const forced = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], lang: "js", paths: ["scripts/tool.txt"] }, ws);
+    expect(await fileAfter(forced.actions[0]!.changes!, "scripts/tool.txt")).toBe("log(9)\n");
+    const unknown = await run({ ops: [{ pat: "x", out: "y" }], lang: "cobol" }, ws);
+    expect(unknown.result.isError).toBe(true);
+    expect(unknown.text).toContain('Unknown lang "cobol"');
+  });
+});
+
+describe("ast_edit errors", () => {
+  test("a duplicate pattern is an error and pushes nothing", async () => {
+    const { result, actions, text } = await run({
+      ops: [
+        { pat: "console.log($A)", out: "a($A)" },
+        { pat: "console.log($A)", out: "b($A)" },
+      ],
+    });
+    expect(result.isError).toBe(true);
+    expect(text).toBe('Duplicate pattern: "console.log($A)" is given more than once; give each pattern once.');
+    expect(actions).toEqual([]);
+  });
+
+  test("a duplicate between ops and --pat is an error too", async () => {
+    const { result, actions } = await run({ ops: [{ pat: "f()", out: "g()" }], pat: ["f()"], out: ["h()"] });
+    expect(result.isError).toBe(true);
+    expect(actions).toEqual([]);
+  });
+
+  test("--pat and --out counts must agree", async () => {
+    const { result, text, actions } = await run({ pat: ["a", "b"], out: ["c"] });
+    expect(result.isError).toBe(true);
+    expect(text).toBe('Got 2 --pats but 1 --out; give one --out for each --pat, in the same order (--out "" deletes).');
+    expect(actions).toEqual([]);
+  });
+
+  test("no pattern at all", async () => {
+    const { result, text } = await run({ paths: ["src"] });
+    expect(result.isError).toBe(true);
+    expect(text).toContain("Nothing to do");
+  });
+
+  test("a path that matches nothing is an error", async () => {
+    const { result, text, actions } = await run({ ops: [{ pat: "a", out: "b" }], paths: ["src", "lib/**/*.ts"] });
+    expect(result.isError).toBe(true);
+    expect(text).toBe('No files match "lib/**/*.ts" at memory.');
+    expect(actions).toEqual([]);
+  });
+
+  test("binary files are skipped in a directory scan but are an error when named", async () => {
+    const ws = workspace({ "src/blob.ts": BINARY });
+    const scan = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src"] }, ws);
+    expect(scan.result.isError).toBeFalsy();
+    expect(scan.actions[0]!.label).toBe("AST Edit: 3 replacements in 2 files");
+    const named = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/a.ts", "src/blob.ts"] }, ws);
+    expect(named.result.isError).toBe(true);
+    expect(named.text).toBe("src/blob.ts is a binary file; resolve-bot leaves binary files alone.");
+    expect(named.actions).toEqual([]);
+  });
+
+  test("over-limit files are skipped in a scan but are an error when named", async () => {
+    const limits = { maxFiles: 100, maxFileBytes: 64, maxTotalBytes: 1 << 20 };
+    const ws = new MemoryWorkspace({ "a.ts": "console.log(1);\n", "big.ts": `console.log(${"1".repeat(100)});\n` }, "memory", limits);
+    const scan = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }] }, ws);
+    expect(scan.actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
+    const named = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts"] }, ws);
+    expect(named.result.isError).toBe(true);
+    expect(named.text).toContain("big.ts is 115 B, over the 64 B per-file limit");
+  });
+
+  test("invalid UTF-8 is skipped in a scan but is an error when named", async () => {
+    const bad = new Uint8Array([...Buffer.from("console.log('"), 0xc3, 0x28, ...Buffer.from("');\n")]);
+    const ws = workspace({ "src/latin1.ts": bad });
+    const scan = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src"] }, ws);
+    expect(scan.actions[0]!.label).toBe("AST Edit: 3 replacements in 2 files");
+    const named = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/latin1.ts"] }, ws);
+    expect(named.result.isError).toBe(true);
+    expect(named.text).toBe("src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
+  });
+
+  test("a named file in a language ast_edit cannot parse is an error", async () => {
+    const { result, text } = await run({ ops: [{ pat: "a", out: "b" }], paths: ["docs/readme.md"] });
+    expect(result.isError).toBe(true);
+    expect(text).toContain("docs/readme.md: ast_edit does not know the language of this file");
+  });
+
+  test("an unusable pattern is an error", async () => {
+    const { result, text, actions } = await run({ ops: [{ pat: "a; b", out: "c" }] });
+    expect(result.isError).toBe(true);
+    expect(text).toContain("Multiple AST nodes are detected");
+    expect(actions).toEqual([]);
+  });
+});
+
+describe("ast_edit apply", () => {
+  test("apply stages exactly the previewed change and reports it", async () => {
+    const ws = workspace();
+    const { actions } = await run({ ops: [{ pat: "console.log($$$A)", out: "logger.debug($$$A)" }] }, ws);
+    const action = actions[0]!;
+    const previewed = await action.changes!.resolveChanges();
+    const { result, changes } = await applyAction(action, "looks right", ws);
+    expect(resultText(result)).toBe("Applied 3 replacements in 2 files.");
+    expect(await changes.resolveChanges()).toEqual(previewed);
+    expect((await changes.fingerprint()).digest).toBe((await action.changes!.fingerprint()).digest);
+  });
+
+  test("singular apply text", async () => {
+    const ws = workspace();
+    const { actions } = await run({ ops: [{ pat: "var $A = $B", out: "let $A = $B" }] }, ws);
+    const { result } = await applyAction(actions[0]!, "ok", ws);
+    expect(resultText(result)).toBe("Applied 1 replacement in 1 file.");
+  });
+
+  test("the reason does not change what apply does", async () => {
+    const ws = workspace();
+    const { actions } = await run({ ops: [{ pat: "console.log($$$A)", out: "x($$$A)" }] }, ws);
+    const first = await applyAction(actions[0]!, "one", ws);
+    const second = await applyAction(actions[0]!, "a different reason", ws);
+    expect((await first.changes.fingerprint()).digest).toBe((await second.changes.fingerprint()).digest);
+  });
+
+  test("two executions (preview, replay) give identical labels, details and change digests", async () => {
+    const params = { ops: [{ pat: "console.log($$$A)", out: "logger.debug($$$A)" }], paths: ["."] };
+    const one = await run(params, workspace());
+    const two = await run(params, workspace());
+    expect(two.actions[0]!.label).toBe(one.actions[0]!.label);
+    expect(JSON.stringify(two.actions[0]!.details)).toBe(JSON.stringify(one.actions[0]!.details));
+    expect((await two.actions[0]!.changes!.fingerprint()).digest).toBe((await one.actions[0]!.changes!.fingerprint()).digest);
+    expect(two.text).toBe(one.text);
+  });
+});
+
+describe("template expansion (the CLI's rules)", () => {
+  function expand(source: string, pat: string, out: string): string {
+    const op = compileOp(pat, out);
+    prepareOp(op, Lang.TypeScript);
+    return rewriteText(op, Lang.TypeScript, source).text;
+  }
+
+  test("$$$ inserts the source span between the first and last node, separators included", () => {
+    expect(expand("f(a,  b ,c);", "f($$$A)", "g($$$A)")).toBe("g(a,  b ,c);");
+    expect(expand("f();", "f($$$A)", "g([$$$A])")).toBe("g([]);");
+  });
+
+  test("multi-line captures are re-indented to the template, then to the match", () => {
+    const source = "if (true) {\n  a(\n    1\n      + 2\n  )\n}";
+    expect(expand(source, "a($B)", "c(\n  $B\n)")).toBe("if (true) {\n  c(\n    1\n      + 2\n  )\n}");
+  });
+
+  test("nested matches: only the outermost is rewritten", () => {
+    expect(expand("Some(Some(1));", "Some($A)", "X($A)")).toBe("X(Some(1));");
+  });
+
+  test("a $ without a name, lowercase names and unknown captures", () => {
+    expect(parseTemplate("$$$ $a $A $$$$B").vars.map((v) => [v.name, v.multi])).toEqual([
+      ["A", false],
+      ["B", true],
+    ]);
+    expect(expand("f(1);", "f($A)", "g($A, $Z, $$, $a)")).toBe("g(1, , $$, $a);");
+  });
+
+  test("indentation counts leading spaces only, within the last 512 bytes", () => {
+    expect(indentAt("    abc", 6)).toBe(4);
+    expect(indentAt("x\n  a = b", 8)).toBe(2);
+    expect(indentAt("x\n\t  a", 5)).toBe(0);
+    expect(indentAt(`x\n  ${"é".repeat(300)}`, 304)).toBe(0); // 600 bytes back to the newline
+    expect(indentAt(`x\n  ${"e".repeat(300)}`, 304)).toBe(2);
+  });
+
+  test("expandTemplate with explicit spans", () => {
+    const src = "  foo(\n    bar\n  )";
+    const template = parseTemplate("[\n  $X\n]");
+    expect(expandTemplate(template, src, 2, () => [2, src.length])).toBe("[\n    foo(\n      bar\n    )\n  ]");
+  });
+});
+
+describe("prefilter", () => {
+  test("words come from the literal parts of a pattern only", () => {
+    expect(requiredWords("console.log($$$ARGS)")).toEqual(["console", "log"]);
+    expect(requiredWords("$A === $A")).toEqual([]);
+    expect(requiredWords("$Foo.bar($_)")).toEqual(["bar"]);
+    expect(requiredWords("foo() // note")).toEqual([]);
+  });
+
+  test("matching is case-insensitive and never drops a file holding the words", () => {
+    expect(mayMatch("CONSOLE.LOG(1)", ["console", "log"])).toBe(true);
+    expect(mayMatch("console.info(1)", ["console", "log"])).toBe(false);
+  });
+
+  test("TypeScript comments do not count, strings and regexes do", () => {
+    const ts = "/** console.log(x) */\n// log it\nconst s = 'console'; const r = /log/;\n";
+    expect(mayMatch(ts, ["console", "log"], true)).toBe(true);
+    expect(mayMatch("/** console.log(x) */\nfoo();\n", ["console", "log"], true)).toBe(false);
+    expect(mayMatch("/** console.log(x) */\nfoo();\n", ["console", "log"], false)).toBe(true);
+  });
+
+  test("the comment scanner gives up rather than guess", () => {
+    // after `)` a `/` may start a regex or divide; with a quote later on the line it is not sure
+    expect(typeScriptCommentRanges("if (a) /x'/.test(s); // c\n")).toBeUndefined();
+    // `//` inside strings, templates and regexes is not a comment
+    expect(typeScriptCommentRanges("const u = 'http://x'; const t = `a ${'//'} b`; const r = /\\/\\//;\n")).toEqual([]);
+    expect(typeScriptCommentRanges("x = a / b; // c\n")).toEqual([11, 15]);
+    expect(typeScriptCommentRanges("const s = `\n/* ${console.log(1)} */`;\n")).toEqual([]);
+  });
+});
+
+describe("languages", () => {
+  test("by extension, as ast-grep CLI assigns them", () => {
+    expect(["a.ts", "a.cts", "a.mts", "a.tsx", "a.js", "a.cjs", "a.mjs", "a.jsx", "a.html", "a.htm", "a.css", "a.scss", "a.md", "a.TS", "ts"].map(langForPath)).toEqual([
+      "TypeScript", "TypeScript", "TypeScript", "Tsx", "JavaScript", "JavaScript", "JavaScript", "JavaScript", "Html", "Html", "Css", "Css", undefined, undefined, undefined,
+    ]);
+    expect(langFromName("TypeScript")).toBe("TypeScript");
+    expect(langFromName("jsx")).toBe("JavaScript");
+  });
+
+  test("collectOps keeps order and validates", () => {
+    expect(collectOps({ ops: [{ pat: "a", out: "b" }], pat: ["c"], out: ["d"] })).toEqual([
+      { pat: "a", out: "b" },
+      { pat: "c", out: "d" },
+    ]);
+    expect(() => collectOps({ pat: ["  "], out: ["x"] })).toThrow("A pattern (pat) is empty.");
+  });
+});
