@@ -1,0 +1,369 @@
+/**
+ * One in-memory TypeScript language service per command, built from the workspace.
+ *
+ * A raw `ts.createLanguageService` over a host backed by an in-memory map (not ts-morph's
+ * Project: the raw service is what editors use, and it avoids ts-morph's wrapper layer; see the
+ * move/rename tools). Nothing here reads the real file system or runs repository code: the only
+ * files outside the workspace are the TypeScript lib .d.ts files bundled with ts-morph.
+ *
+ * The tsconfig is honoured: the nearest `tsconfig.json`/`jsconfig.json` to the targeted files (or
+ * the root one), with `extends` followed inside the workspace. With none, default options and every
+ * .ts/.tsx/.mts/.cts/.js/.jsx/.mjs/.cjs file. Files the config leaves out (tests, say) are still
+ * added, so that a move or rename also updates them.
+ */
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { Project, ts } from "ts-morph";
+import type { WorkspaceReader } from "../core/tool.js";
+
+/** Virtual absolute directory the workspace is mounted at. */
+export const ROOT = "/__workspace__";
+/** Virtual directory of the bundled lib .d.ts files. */
+const LIB_DIR = "/__typescript_lib__";
+
+const TS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts"];
+const JS_EXTENSIONS = [".js", ".jsx", ".mjs", ".cjs"];
+/** Files read into memory: everything the compiler could ask for. */
+const LOADED_EXTENSIONS = [...TS_EXTENSIONS, ...JS_EXTENSIONS, ".json"];
+
+export function toAbs(rel: string): string {
+  return `${ROOT}/${rel}`;
+}
+
+/** Workspace-relative path of a virtual absolute file name, or undefined outside the workspace. */
+export function toRel(fileName: string): string | undefined {
+  return fileName.startsWith(`${ROOT}/`) ? fileName.slice(ROOT.length + 1) : undefined;
+}
+
+export function hasExtension(file: string, extensions: readonly string[]): boolean {
+  return extensions.some((ext) => file.endsWith(ext));
+}
+
+/** TypeScript or JavaScript source (what can contain imports). */
+export function isCodeFile(file: string): boolean {
+  return hasExtension(file, TS_EXTENSIONS) || hasExtension(file, JS_EXTENSIONS);
+}
+
+function isInNodeModules(file: string): boolean {
+  return file.startsWith("node_modules/") || file.includes("/node_modules/");
+}
+
+// ---- lib files: read once per process, parsed once per process ----
+
+let libReader: ts.ModuleResolutionHost | undefined;
+const libSnapshots = new Map<string, ts.IScriptSnapshot | null>();
+
+function libSnapshot(fileName: string): ts.IScriptSnapshot | undefined {
+  let snapshot = libSnapshots.get(fileName);
+  if (snapshot === undefined) {
+    // ts-morph serves its bundled lib files from an in-memory compiler host.
+    libReader ??= new Project({ useInMemoryFileSystem: true }).getModuleResolutionHost();
+    const text = libReader.readFile(`/node_modules/typescript/lib/${fileName.slice(LIB_DIR.length + 1)}`);
+    snapshot = text === undefined ? null : ts.ScriptSnapshot.fromString(text);
+    libSnapshots.set(fileName, snapshot);
+  }
+  return snapshot ?? undefined;
+}
+
+/**
+ * One registry for the process. Workspace files are versioned by content hash, so equal keys mean
+ * equal text even across workspaces. Lib files are never released: their parse is reused.
+ */
+const baseRegistry = ts.createDocumentRegistry(true, "/");
+const registry: ts.DocumentRegistry = {
+  ...baseRegistry,
+  releaseDocumentWithKey(filePath: ts.Path, key: ts.DocumentRegistryBucketKey, scriptKind?: ts.ScriptKind, impliedNodeFormat?: ts.ResolutionMode) {
+    if (filePath.startsWith(`${LIB_DIR}/`)) return;
+    baseRegistry.releaseDocumentWithKey(filePath, key, scriptKind as ts.ScriptKind, impliedNodeFormat);
+  },
+};
+
+// ---- the project ----
+
+export interface TsProject {
+  service: ts.LanguageService;
+  program: ts.Program;
+  options: ts.CompilerOptions;
+  /** Workspace-relative path of the tsconfig used, if any. */
+  configPath: string | undefined;
+  /** Workspace-relative paths of the project's root files, sorted. */
+  rootFiles: string[];
+  /** Every workspace file, sorted. */
+  allFiles: string[];
+  /** Texts of the loaded files (code and JSON), by workspace-relative path. */
+  texts: ReadonlyMap<string, string>;
+  /** The workspace as the compiler sees it (files that could not be read as text are left out). */
+  fs: VirtualFs;
+  /** Releases the service's documents. */
+  dispose(): void;
+}
+
+export interface LoadOptions {
+  /** Workspace-relative files or directories the command is about: picks the nearest tsconfig. */
+  targets?: string[];
+}
+
+export const FORMAT_SETTINGS: ts.FormatCodeSettings = ts.getDefaultFormatCodeSettings("\n");
+
+/** A file-system view over a set of paths, for module resolution and config parsing. */
+export class VirtualFs {
+  private readonly dirs = new Map<string, { files: string[]; directories: string[] }>();
+
+  constructor(
+    private readonly fileSet: ReadonlySet<string>,
+    private readonly read: (rel: string) => string | undefined,
+  ) {
+    const dirSets = new Map<string, { files: Set<string>; directories: Set<string> }>();
+    const entry = (dir: string) => {
+      let found = dirSets.get(dir);
+      if (!found) dirSets.set(dir, (found = { files: new Set(), directories: new Set() }));
+      return found;
+    };
+    entry("");
+    for (const file of fileSet) {
+      let dir = path.posix.dirname(file);
+      entry(dir === "." ? "" : dir).files.add(path.posix.basename(file));
+      while (dir !== ".") {
+        const parent = path.posix.dirname(dir);
+        entry(parent === "." ? "" : parent).directories.add(path.posix.basename(dir));
+        dir = parent;
+      }
+    }
+    for (const [dir, sets] of dirSets) this.dirs.set(dir, { files: [...sets.files].sort(), directories: [...sets.directories].sort() });
+  }
+
+  private dirKey(absDir: string): string | undefined {
+    const trimmed = absDir.replace(/\/+$/, "");
+    if (trimmed === ROOT) return "";
+    return toRel(trimmed);
+  }
+
+  fileExists = (fileName: string): boolean => {
+    if (fileName.startsWith(`${LIB_DIR}/`)) return libSnapshot(fileName) !== undefined;
+    const rel = toRel(fileName);
+    return rel !== undefined && this.fileSet.has(rel);
+  };
+
+  readFile = (fileName: string): string | undefined => {
+    if (fileName.startsWith(`${LIB_DIR}/`)) {
+      const snapshot = libSnapshot(fileName);
+      return snapshot?.getText(0, snapshot.getLength());
+    }
+    const rel = toRel(fileName);
+    return rel === undefined || !this.fileSet.has(rel) ? undefined : this.read(rel);
+  };
+
+  directoryExists = (dirName: string): boolean => {
+    if (dirName.replace(/\/+$/, "") === LIB_DIR) return true;
+    const key = this.dirKey(dirName);
+    return key !== undefined && this.dirs.has(key);
+  };
+
+  getDirectories = (dirName: string): string[] => {
+    const key = this.dirKey(dirName);
+    return key === undefined ? [] : [...(this.dirs.get(key)?.directories ?? [])];
+  };
+
+  readDirectory = (
+    rootDir: string,
+    extensions: readonly string[] | undefined,
+    excludes: readonly string[] | undefined,
+    includes: readonly string[],
+    depth?: number,
+  ): string[] => {
+    const entries = (dir: string) => {
+      const key = this.dirKey(path.posix.resolve(ROOT, dir));
+      return (key !== undefined && this.dirs.get(key)) || { files: [], directories: [] };
+    };
+    // ts.matchFiles is internal but present; it gives tsconfig include/exclude their exact meaning.
+    const matchFiles = (ts as unknown as { matchFiles: MatchFiles }).matchFiles;
+    return matchFiles(rootDir, extensions, excludes, includes, true, ROOT, depth, entries, (p: string) => p);
+  };
+
+  realpath = (p: string): string => p;
+
+  moduleResolutionHost(): ts.ModuleResolutionHost {
+    return {
+      fileExists: this.fileExists,
+      readFile: this.readFile,
+      directoryExists: this.directoryExists,
+      getDirectories: this.getDirectories,
+      realpath: this.realpath,
+      getCurrentDirectory: () => ROOT,
+      useCaseSensitiveFileNames: true,
+    };
+  }
+}
+
+type MatchFiles = (
+  path: string,
+  extensions: readonly string[] | undefined,
+  excludes: readonly string[] | undefined,
+  includes: readonly string[] | undefined,
+  useCaseSensitiveFileNames: boolean,
+  currentDirectory: string,
+  depth: number | undefined,
+  getFileSystemEntries: (path: string) => { files: readonly string[]; directories: readonly string[] },
+  realpath: (path: string) => string,
+) => string[];
+
+const DEFAULT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ESNext,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  allowJs: true,
+  checkJs: false,
+  jsx: ts.JsxEmit.Preserve,
+  resolveJsonModule: true,
+  esModuleInterop: true,
+  allowImportingTsExtensions: true,
+  noEmit: true,
+  skipLibCheck: true,
+};
+
+/** The nearest tsconfig.json (then jsconfig.json) at or above the targets' directories. */
+export function findConfig(allFiles: ReadonlySet<string>, targets: readonly string[]): string | undefined {
+  const lookIn = (dir: string): string | undefined => {
+    for (const name of ["tsconfig.json", "jsconfig.json"]) {
+      const candidate = dir === "" ? name : `${dir}/${name}`;
+      if (allFiles.has(candidate)) return candidate;
+    }
+    return undefined;
+  };
+  for (const target of [...targets].sort()) {
+    // A target may be a file or a directory: start from the directory that holds it.
+    let dir = allFiles.has(target) ? path.posix.dirname(target) : target;
+    for (;;) {
+      if (dir === ".") dir = "";
+      const found = lookIn(dir);
+      if (found) return found;
+      if (dir === "") break;
+      dir = path.posix.dirname(dir);
+    }
+  }
+  return lookIn("");
+}
+
+/** Loads the workspace into one language service. */
+export async function loadTsProject(workspace: WorkspaceReader, load: LoadOptions = {}): Promise<TsProject> {
+  const allFiles = await workspace.list();
+  const fileSet = new Set(allFiles);
+  const texts = new Map<string, string>();
+  const toLoad = allFiles.filter((file) => hasExtension(file, LOADED_EXTENSIONS) && !file.endsWith("package-lock.json"));
+  const reads = await Promise.all(toLoad.map((file) => workspace.tryReadText(file)));
+  for (const read of reads) if ("text" in read) texts.set(read.path, read.text);
+  // Files that could not be read (binary, too large) do not exist for the compiler.
+  const readable = new Set(allFiles.filter((file) => !hasExtension(file, LOADED_EXTENSIONS) || texts.has(file)));
+  const fs = new VirtualFs(readable, (rel) => texts.get(rel));
+
+  const configPath = findConfig(fileSet, load.targets ?? []);
+  let options: ts.CompilerOptions = { ...DEFAULT_OPTIONS };
+  let configFiles: string[] = [];
+  if (configPath !== undefined) {
+    const parsed = parseConfig(configPath, fs);
+    options = parsed.options;
+    configFiles = parsed.fileNames.map((name) => toRel(name)).filter((name): name is string => name !== undefined);
+  }
+  const extensions = options.allowJs ? [...TS_EXTENSIONS, ...JS_EXTENSIONS] : TS_EXTENSIONS;
+  const extra = allFiles.filter((file) => texts.has(file) && hasExtension(file, extensions) && !isInNodeModules(file));
+  const rootFiles = [...new Set([...configFiles, ...extra])].filter((file) => texts.has(file)).sort();
+  const rootAbs = rootFiles.map(toAbs);
+
+  const versions = new Map<string, string>();
+  const version = (rel: string): string => {
+    let found = versions.get(rel);
+    if (found === undefined) {
+      found = createHash("sha1").update(texts.get(rel) ?? "").digest("hex");
+      versions.set(rel, found);
+    }
+    return found;
+  };
+  const host: ts.LanguageServiceHost = {
+    // The files never change during a command: one project version lets every service call skip
+    // re-checking each file's version.
+    getProjectVersion: () => "1",
+    getCompilationSettings: () => options,
+    getScriptFileNames: () => rootAbs,
+    getScriptVersion: (fileName) => {
+      const rel = toRel(fileName);
+      return rel === undefined ? "lib" : version(rel);
+    },
+    getScriptSnapshot: (fileName) => {
+      if (fileName.startsWith(`${LIB_DIR}/`)) return libSnapshot(fileName);
+      const rel = toRel(fileName);
+      const text = rel === undefined ? undefined : texts.get(rel);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => ROOT,
+    getDefaultLibFileName: (opts) => `${LIB_DIR}/${ts.getDefaultLibFileName(opts)}`,
+    fileExists: fs.fileExists,
+    readFile: fs.readFile,
+    directoryExists: fs.directoryExists,
+    getDirectories: fs.getDirectories,
+    readDirectory: fs.readDirectory,
+    realpath: fs.realpath,
+    useCaseSensitiveFileNames: () => true,
+  };
+  const service = ts.createLanguageService(host, registry);
+  const program = service.getProgram();
+  if (!program) throw new Error("The TypeScript language service did not produce a program.");
+  return {
+    service,
+    program,
+    options,
+    configPath,
+    rootFiles,
+    allFiles,
+    texts,
+    fs,
+    dispose: () => service.dispose(),
+  };
+}
+
+function parseConfig(configPath: string, fs: VirtualFs): { options: ts.CompilerOptions; fileNames: string[] } {
+  const fileName = toAbs(configPath);
+  const read = ts.readConfigFile(fileName, fs.readFile);
+  if (read.error || !read.config) return { options: { ...DEFAULT_OPTIONS }, fileNames: [] };
+  const parseHost: ts.ParseConfigHost = {
+    useCaseSensitiveFileNames: true,
+    readDirectory: fs.readDirectory,
+    fileExists: fs.fileExists,
+    readFile: fs.readFile,
+  };
+  const parsed = ts.parseJsonConfigFileContent(read.config, parseHost, path.posix.dirname(fileName), undefined, fileName);
+  // Options from outside the workspace (an `extends` into node_modules) are simply missing.
+  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true };
+  delete options.composite;
+  delete options.incremental;
+  delete options.tsBuildInfoFile;
+  return { options, fileNames: parsed.fileNames };
+}
+
+/** Applies text changes (spans in the original text) to a text. Overlapping changes: first wins. */
+export function applyTextChanges(text: string, changes: readonly ts.TextChange[]): string {
+  const seen = new Set<string>();
+  const unique = changes.filter((change) => {
+    const key = `${change.span.start}:${change.span.length}:${change.newText}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const sorted = unique.sort((a, b) => a.span.start - b.span.start || a.span.length - b.span.length);
+  let out = "";
+  let last = 0;
+  for (const change of sorted) {
+    if (change.span.start < last) continue;
+    out += text.slice(last, change.span.start) + change.newText;
+    last = change.span.start + change.span.length;
+  }
+  return out + text.slice(last);
+}
+
+/** "1 file" / "3 files". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
