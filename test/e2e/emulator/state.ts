@@ -1,0 +1,231 @@
+/**
+ * The emulator's in-memory world: users, the app and its installation, repositories, pull
+ * requests, comments, reactions, permissions and check runs. Git content lives in the GitStore;
+ * this module only holds what GitHub keeps beside git.
+ */
+
+export type Role = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+export interface User {
+  login: string;
+  id: number;
+  type: "User" | "Bot" | "Organization";
+}
+
+export interface AppInfo {
+  id: number;
+  slug: string;
+  name: string;
+  owner: User;
+  bot: User;
+  /** Installation permissions (`workflows` is granted/revoked by tests). */
+  permissions: Record<string, "read" | "write">;
+  events: string[];
+  createdAt: string;
+}
+
+export interface Installation {
+  id: number;
+  account: User;
+  createdAt: string;
+}
+
+export interface Repo {
+  id: number;
+  owner: User;
+  name: string;
+  fullName: string;
+  defaultBranch: string;
+  private: boolean;
+  /** Set on forks: the repository it was forked from. */
+  parent?: Repo;
+  gitDir: string;
+  createdAt: string;
+  pushedAt: string;
+  description: string | null;
+}
+
+export interface PullRequest {
+  id: number;
+  number: number;
+  repo: Repo;
+  title: string;
+  body: string | null;
+  user: User;
+  state: "open" | "closed";
+  merged: boolean;
+  draft: boolean;
+  maintainerCanModify: boolean;
+  baseRef: string;
+  headRepo: Repo;
+  headRef: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  mergedAt: string | null;
+}
+
+export interface IssueComment {
+  id: number;
+  repo: Repo;
+  issueNumber: number;
+  user: User;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+export const REACTION_CONTENTS: readonly ReactionContent[] = ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"];
+
+export interface Reaction {
+  id: number;
+  commentId: number;
+  user: User;
+  content: ReactionContent;
+  createdAt: string;
+}
+
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column?: number;
+  end_column?: number;
+  annotation_level: "notice" | "warning" | "failure";
+  message: string;
+  title?: string;
+  raw_details?: string;
+}
+
+export interface CheckAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+export interface CheckRun {
+  id: number;
+  repo: Repo;
+  appId: number;
+  checkSuiteId: number;
+  headSha: string;
+  name: string;
+  status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
+  conclusion: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  externalId: string | null;
+  detailsUrl: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  annotations: Annotation[];
+  actions: CheckAction[];
+}
+
+/** GitHub-style timestamps: second precision, `Z`. */
+export function isoNow(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export class EmulatorState {
+  private nextIds = new Map<string, number>();
+  readonly users = new Map<string, User>();
+  readonly repos = new Map<string, Repo>();
+  readonly pulls: PullRequest[] = [];
+  readonly comments: IssueComment[] = [];
+  readonly reactions: Reaction[] = [];
+  readonly checkRuns: CheckRun[] = [];
+  /** `owner/repo` → login → role. */
+  readonly permissions = new Map<string, Map<string, Role>>();
+  /** Commits GitHub made (and signed) on the app's behalf: sha → signature payload. */
+  readonly signedCommits = new Set<string>();
+  private readonly checkSuites = new Map<string, number>();
+  readonly app: AppInfo;
+  readonly installation: Installation;
+
+  constructor(opts: { appId: number; appSlug: string; installationId: number; account: string }) {
+    const createdAt = isoNow();
+    const owner = this.user(opts.account, "Organization");
+    this.app = {
+      id: opts.appId,
+      slug: opts.appSlug,
+      name: opts.appSlug,
+      owner,
+      bot: this.user(`${opts.appSlug}[bot]`, "Bot"),
+      permissions: {
+        checks: "write",
+        contents: "write",
+        issues: "write",
+        metadata: "read",
+        pull_requests: "write",
+      },
+      events: ["check_run", "issue_comment", "pull_request"],
+      createdAt,
+    };
+    this.installation = { id: opts.installationId, account: owner, createdAt };
+  }
+
+  nextId(kind: string, start = 1000): number {
+    const id = this.nextIds.get(kind) ?? start;
+    this.nextIds.set(kind, id + 1);
+    return id;
+  }
+
+  /** The user with that login, created on first mention. */
+  user(login: string, type: User["type"] = login.endsWith("[bot]") ? "Bot" : "User"): User {
+    let u = this.users.get(login.toLowerCase());
+    if (!u) {
+      u = { login, id: this.nextId("user", 5000), type };
+      this.users.set(login.toLowerCase(), u);
+    }
+    return u;
+  }
+
+  repo(owner: string, name: string): Repo | undefined {
+    return this.repos.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  addRepo(repo: Repo): void {
+    this.repos.set(repo.fullName.toLowerCase(), repo);
+  }
+
+  pull(repo: Repo, number: number): PullRequest | undefined {
+    return this.pulls.find((p) => p.repo === repo && p.number === number);
+  }
+
+  /** Next issue/PR number of a repository (they share one sequence, as on GitHub). */
+  nextNumber(repo: Repo): number {
+    return this.nextId(`number:${repo.fullName}`, 1);
+  }
+
+  role(repo: Repo, login: string): Role {
+    const set = this.permissions.get(repo.fullName.toLowerCase())?.get(login.toLowerCase());
+    if (set) return set;
+    return repo.owner.login.toLowerCase() === login.toLowerCase() ? "admin" : "none";
+  }
+
+  setRole(repo: Repo, login: string, role: Role): void {
+    const key = repo.fullName.toLowerCase();
+    if (!this.permissions.has(key)) this.permissions.set(key, new Map());
+    this.permissions.get(key)!.set(login.toLowerCase(), role);
+    this.user(login);
+  }
+
+  checkSuiteId(repo: Repo, headSha: string, appId: number): number {
+    const key = `${repo.fullName}@${headSha}#${appId}`;
+    let id = this.checkSuites.get(key);
+    if (id === undefined) {
+      id = this.nextId("check_suite", 7_000_000);
+      this.checkSuites.set(key, id);
+    }
+    return id;
+  }
+
+  /**
+   * Whether the installation may write to this repository. Every repository created by the test
+   * counts as installed; a fork owned by someone else is not (apps cannot push to fork branches).
+   */
+  installedOn(repo: Repo): boolean {
+    return !repo.parent || repo.owner.login.toLowerCase() === this.installation.account.login.toLowerCase();
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Webhook deliveries: payloads built from @octokit/webhooks-examples and filled in from the
+ * emulator's state, signed with `X-Hub-Signature-256`, and POSTed like GitHub's hookshot.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import type { RouteContext } from "./routes/context.js";
+import { isoNow, type IssueComment, type PullRequest, type Repo } from "./state.js";
+
+export interface WebhookEvent {
+  /** `X-GitHub-Event`, e.g. `issue_comment`. */
+  name: string;
+  /** Default delivery id (a redelivery reuses it). */
+  id: string;
+  payload: Record<string, unknown>;
+}
+
+export interface DeliveryResult {
+  status: number;
+  body: string;
+  deliveryId: string;
+  durationMs: number;
+}
+
+type Json = Record<string, unknown>;
+interface ExampleGroup {
+  name: string;
+  examples: Json[];
+}
+
+let examples: ExampleGroup[] | undefined;
+
+/** A deep copy of the first `name`/`action` example of @octokit/webhooks-examples. */
+export function webhookExample(name: string, action?: string): Json {
+  examples ??= createRequire(import.meta.url)("@octokit/webhooks-examples") as ExampleGroup[];
+  const group = examples.find((g) => g.name === name);
+  const example = group?.examples.find((e) => action === undefined || e.action === action);
+  if (!example) throw new Error(`no webhook example for ${name}${action ? `.${action}` : ""}`);
+  return structuredClone(example);
+}
+
+export function signWebhook(secret: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+/** POST a signed delivery; the body is serialised once and the signature covers exactly it. */
+export async function deliverWebhook(
+  url: string,
+  event: WebhookEvent,
+  opts: { secret: string; deliveryId?: string; signature?: string; timeoutMs?: number },
+): Promise<DeliveryResult> {
+  const body = JSON.stringify(event.payload);
+  const deliveryId = opts.deliveryId ?? event.id;
+  const installation = event.payload.installation as { id?: number } | undefined;
+  const started = Date.now();
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "GitHub-Hookshot/emulator",
+      "x-github-event": event.name,
+      "x-github-delivery": deliveryId,
+      "x-github-hook-id": "1",
+      "x-github-hook-installation-target-type": "integration",
+      "x-github-hook-installation-target-id": String(installation?.id ?? ""),
+      "x-hub-signature-256": opts.signature ?? signWebhook(opts.secret, body),
+    },
+    body,
+    signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+  });
+  return { status: res.status, body: await res.text(), deliveryId, durationMs: Date.now() - started };
+}
+
+/** Builds payloads that agree with the emulator's state (ids, shas, users, installation). */
+export class WebhookFactory {
+  constructor(private readonly ctx: RouteContext) {}
+
+  private common(repo: Repo, senderLogin: string): Json {
+    const { state, shapes } = this.ctx;
+    const out: Json = {
+      repository: shapes.repo(repo),
+      sender: shapes.user(state.user(senderLogin)),
+      installation: { id: state.installation.id, node_id: Buffer.from(`0:Installation${state.installation.id}`).toString("base64") },
+      organization: undefined, // replaced below for organisations; drops the example's otherwise
+    };
+    if (repo.owner.type === "Organization") {
+      const o = shapes.user(repo.owner);
+      out.organization = {
+        login: o.login,
+        id: o.id,
+        node_id: o.node_id,
+        url: `${shapes.api}/orgs/${repo.owner.login}`,
+        repos_url: `${shapes.api}/orgs/${repo.owner.login}/repos`,
+        events_url: `${shapes.api}/orgs/${repo.owner.login}/events`,
+        hooks_url: `${shapes.api}/orgs/${repo.owner.login}/hooks`,
+        issues_url: `${shapes.api}/orgs/${repo.owner.login}/issues`,
+        members_url: `${shapes.api}/orgs/${repo.owner.login}/members{/member}`,
+        public_members_url: `${shapes.api}/orgs/${repo.owner.login}/public_members{/member}`,
+        avatar_url: o.avatar_url,
+        description: null,
+      };
+    }
+    return out;
+  }
+
+  private pr(fullName: string, number: number): PullRequest {
+    const [owner = "", name = ""] = fullName.split("/");
+    const repo = this.ctx.state.repo(owner, name);
+    const pr = repo && this.ctx.state.pull(repo, number);
+    if (!pr) throw new Error(`no pull request ${fullName}#${number}`);
+    return pr;
+  }
+
+  /**
+   * `issue_comment.created` on a pull request. The comment is also created in the emulator
+   * (as `user`), so the app can react to it or read it back.
+   */
+  issueComment(opts: { repo: string; number: number; body: string; user: string; action?: "created" | "edited" | "deleted" }): WebhookEvent & {
+    commentId: number;
+  } {
+    const { state, shapes } = this.ctx;
+    const pr = this.pr(opts.repo, opts.number);
+    const user = state.user(opts.user);
+    const now = isoNow();
+    const comment: IssueComment = { id: state.nextId("comment", 9_000_000), repo: pr.repo, issueNumber: pr.number, user, body: opts.body, createdAt: now, updatedAt: now };
+    state.comments.push(comment);
+    const example = webhookExample("issue_comment", "created");
+    const authorAssociation = this.ctx.authorAssociation(pr.repo, user);
+    const commentJson = shapes.comment(comment, { authorAssociation, reactions: [] });
+    const payload: Json = {
+      ...example,
+      action: opts.action ?? "created",
+      issue: { ...(example.issue as Json), ...shapes.issueOfPull(pr, this.ctx.authorAssociation(pr.repo, pr.user)) },
+      comment: { ...(example.comment as Json), ...commentJson },
+      ...this.common(pr.repo, opts.user),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "issue_comment", id: randomUUID(), payload, commentId: comment.id };
+  }
+
+  /** `check_run.requested_action`: a user clicked an action button of one of the app's runs. */
+  async checkRunRequestedAction(opts: { repo: string; checkRunId: number; identifier: string; user: string }): Promise<WebhookEvent> {
+    const { state, shapes } = this.ctx;
+    const run = state.checkRuns.find((r) => r.id === opts.checkRunId && r.repo.fullName.toLowerCase() === opts.repo.toLowerCase());
+    if (!run) throw new Error(`no check run ${opts.checkRunId} in ${opts.repo}`);
+    const example = webhookExample("check_run", "requested_action");
+    const pulls = await this.ctx.pullsAtHead(run.repo, run.headSha);
+    const runJson = shapes.checkRun(run, state.app, pulls);
+    const headBranch = pulls[0]?.pr.headRef ?? null;
+    const exampleRun = example.check_run as Json;
+    const checkSuite = {
+      ...(exampleRun.check_suite as Json),
+      id: run.checkSuiteId,
+      node_id: Buffer.from(`0:CheckSuite${run.checkSuiteId}`).toString("base64"),
+      head_branch: headBranch,
+      head_sha: run.headSha,
+      status: run.status,
+      conclusion: run.conclusion,
+      url: `${shapes.api}/repos/${run.repo.fullName}/check-suites/${run.checkSuiteId}`,
+      before: null,
+      after: run.headSha,
+      pull_requests: runJson.pull_requests,
+      app: runJson.app,
+      created_at: run.startedAt,
+      updated_at: run.completedAt ?? run.startedAt,
+    };
+    const payload: Json = {
+      ...example,
+      action: "requested_action",
+      check_run: { ...exampleRun, ...runJson, check_suite: checkSuite },
+      requested_action: { identifier: opts.identifier },
+      ...this.common(run.repo, opts.user),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "check_run", id: randomUUID(), payload };
+  }
+
+  /** `pull_request.<action>` (synchronize carries `before`/`after`). */
+  async pullRequest(opts: {
+    repo: string;
+    number: number;
+    action: "opened" | "synchronize" | "closed" | "reopened" | "edited";
+    user?: string;
+    before?: string;
+    after?: string;
+  }): Promise<WebhookEvent> {
+    const pr = this.pr(opts.repo, opts.number);
+    const example = webhookExample("pull_request", opts.action === "edited" ? "opened" : opts.action);
+    const prJson = await this.ctx.pullJson(pr);
+    const payload: Json = {
+      ...example,
+      action: opts.action,
+      number: pr.number,
+      pull_request: { ...(example.pull_request as Json), ...prJson },
+      ...this.common(pr.repo, opts.user ?? pr.user.login),
+    };
+    if (opts.action === "synchronize") {
+      payload.before = opts.before ?? null;
+      payload.after = opts.after ?? (prJson.head as Json).sha;
+    } else {
+      delete payload.before;
+      delete payload.after;
+    }
+    if (opts.action === "edited") payload.changes = {};
+    if (!payload.organization) delete payload.organization;
+    return { name: "pull_request", id: randomUUID(), payload };
+  }
+}

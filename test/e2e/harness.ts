@@ -1,0 +1,111 @@
+/**
+ * End-to-end harness: the GitHub emulator plus the real resolve-bot server (dist/src/server.js,
+ * a separate process) pointed at it through GHE_HOST, receiving signed webhooks over HTTP.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
+
+const SECRET = "e2e-webhook-secret";
+const SERVER = path.resolve("dist/src/server.js");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface Bot {
+  gh: GitHubEmulator;
+  webhookUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startBot(extraEnv: Record<string, string> = {}): Promise<Bot> {
+  const gh = await GitHubEmulator.start();
+  const port = await freePort();
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, [SERVER], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...gh.probotEnv(SECRET),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+      RESOLVE_BOT_THROTTLE: "off",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(
+    `the bot server on port ${port}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the bot server exited: ${output}`);
+      return fetch(`${base}/ping`).then((response) => response.ok || undefined, () => undefined);
+    },
+    30_000,
+  );
+  return {
+    gh,
+    webhookUrl: `${base}/api/github/webhooks`,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+      await gh.stop();
+    },
+  };
+}
+
+export async function deliver(bot: Bot, event: WebhookEvent, deliveryId?: string): Promise<number> {
+  const result = await bot.gh.deliver(bot.webhookUrl, event, { secret: SECRET, deliveryId });
+  return result.status;
+}
+
+/** Posts a PR comment as `user` and waits until the bot has finished with it (🚀 or 😕). */
+export async function comment(bot: Bot, repo: string, number: number, user: string, body: string): Promise<{ commentId: number; done: string; reply: string }> {
+  const event = bot.gh.webhooks.issueComment({ repo, number, body, user });
+  const before = bot.gh.comments(repo, number).length;
+  expectStatus(await deliver(bot, event));
+  const done = await waitFor(`the bot to finish with comment ${event.commentId}`, () =>
+    bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
+  );
+  return { commentId: event.commentId, done, reply: latestReply(bot, repo, number, before) };
+}
+
+/** The bot's newest comment on a PR posted after `afterCount` comments existed. */
+export function latestReply(bot: Bot, repo: string, number: number, afterCount = 0): string {
+  const replies = bot.gh.comments(repo, number).slice(afterCount).filter((entry) => entry.user === bot.gh.botLogin);
+  return replies.at(-1)?.body ?? "";
+}
+
+function expectStatus(status: number): void {
+  if (status < 200 || status >= 300) throw new Error(`webhook delivery answered ${status}`);
+}
+
+/** Check runs of the app on a commit, by name. */
+export function runsOn(bot: Bot, repo: string, sha: string) {
+  return bot.gh.checkRuns(repo, { headSha: sha });
+}

@@ -1,0 +1,130 @@
+/**
+ * The main loop through GitHub: preview → pending check run + gate → /resolve apply → one
+ * verified commit, all through the real server and a stateful emulator.
+ */
+import { comment, latestReply, runsOn, startBot, waitFor, deliver, type Bot } from "./harness.js";
+
+const REPO = "acme/widgets";
+const BASE_FILES = {
+  "README.md": "# widgets\n",
+  "src/log.ts": 'export function run(x: number) {\n  console.log("run", x);\n  return x;\n}\n',
+  "src/main.ts": 'import { run } from "./log";\n\nconsole.log(run(1));\n',
+};
+
+let bot: Bot;
+
+beforeAll(async () => {
+  bot = await startBot();
+  await bot.gh.createRepo("acme", "widgets", BASE_FILES);
+  bot.gh.setPermission(REPO, "alice", "write");
+  bot.gh.setPermission(REPO, "rita", "read");
+}, 60_000);
+
+afterAll(async () => {
+  await bot?.stop();
+});
+
+afterEach(() => {
+  expect(bot.gh.validateLog()).toEqual([]);
+  bot.gh.clearLog();
+});
+
+async function openPr(head: string) {
+  return bot.gh.createPullRequest({ repo: REPO, head, user: "alice", commits: [{ files: { "docs/x.md": `${head}\n` } }] });
+}
+
+test("/ast-edit previews; /resolve apply commits exactly the preview as one verified commit", async () => {
+  const pr = await openPr("feature-apply");
+  const previewed = await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src");
+  expect(previewed.done).toBe("rocket");
+  expect(bot.gh.reactions(previewed.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
+
+  const runs = runsOn(bot, REPO, pr.headSha);
+  const action = runs.filter((run) => run.name.startsWith("resolve-bot: "));
+  expect(action.map((run) => [run.name, run.status, run.output.title])).toEqual([
+    ["resolve-bot: AST Edit: 2 replacements in 2 files", "in_progress", "AST Edit: 2 replacements in 2 files"],
+  ]);
+  expect(action[0]!.output.text).toContain('-  console.log("run", x);\n+  logger.debug("run", x);');
+  expect(action[0]!.output.summary).toContain("`/resolve apply <reason>` or `/resolve discard <reason>`");
+  expect(action[0]!.annotations.map((annotation) => [annotation.path, annotation.start_line])).toEqual([
+    ["src/log.ts", 1],
+    ["src/main.ts", 1],
+  ]);
+  const gate = runs.find((run) => run.name === "resolve-bot")!;
+  expect([gate.status, gate.conclusion, gate.output.title]).toEqual(["completed", "action_required", "Pending: AST Edit: 2 replacements in 2 files"]);
+  expect(gate.actions.map((button) => [button.label, button.identifier])).toEqual([
+    ["Apply newest", "apply"],
+    ["Discard newest", "discard"],
+  ]);
+  expect(previewed.reply).toContain("**Pending #1: AST Edit: 2 replacements in 2 files**");
+  expect(previewed.reply).toContain("```diff\ndiff --git a/src/log.ts b/src/log.ts");
+  expect(previewed.reply).toMatch(
+    /---\nPending: AST Edit: 2 replacements in 2 files\. Resolve it with `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/,
+  );
+  // The preview wrote nothing to the repository.
+  expect(await bot.gh.branchSha(REPO, "feature-apply")).toBe(pr.headSha);
+
+  const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply use the structured logger");
+  expect(applied.done).toBe("rocket");
+  const head = (await bot.gh.branchSha(REPO, "feature-apply"))!;
+  const commit = await bot.gh.commit(REPO, head);
+  expect(commit.parents).toEqual([pr.headSha]);
+  expect(commit.verified).toBe(true);
+  expect(commit.message).toMatch(
+    /^AST Edit: 2 replacements in 2 files\n\nuse the structured logger\n\nResolve-Action: [0-9a-f-]{36}\nCo-authored-by: alice <\d+\+alice@users\.noreply\.127\.0\.0\.1:\d+>\n?$/,
+  );
+  expect(await bot.gh.filesAt(REPO, head)).toEqual({
+    ...BASE_FILES,
+    "docs/x.md": "feature-apply\n",
+    "src/log.ts": 'export function run(x: number) {\n  logger.debug("run", x);\n  return x;\n}\n',
+    "src/main.ts": 'import { run } from "./log";\n\nlogger.debug(run(1));\n',
+  });
+  const done = runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot: AST Edit: 2 replacements in 2 files")!;
+  expect([done.status, done.conclusion]).toEqual(["completed", "success"]);
+  expect(done.output.summary).toContain(`Applied in [${head.slice(0, 7)}]`);
+  expect(done.output.summary).toContain("Reason: use the structured logger");
+  const newGate = runsOn(bot, REPO, head).find((run) => run.name === "resolve-bot")!;
+  expect([newGate.conclusion, newGate.output.title]).toEqual(["success", "No pending edits"]);
+  expect(applied.reply).toBe(
+    `Applied 2 replacements in 2 files.\n\nAccept: 2 replacements in 2 files [AST Edit]\nReason: use the structured logger\n\nCommit: [${head.slice(0, 7)}](${bot.gh.url}/acme/widgets/commit/${head})`,
+  );
+});
+
+test("nothing pending and discard use the spec's messages verbatim", async () => {
+  const pr = await openPr("feature-discard");
+  const nothing = await comment(bot, REPO, pr.number, "alice", "/resolve apply anything");
+  expect([nothing.done, nothing.reply]).toEqual(["confused", "No pending action to resolve. Nothing to apply or discard."]);
+  await comment(bot, REPO, pr.number, "alice", "/rename-symbol run execute");
+  const discarded = await comment(bot, REPO, pr.number, "alice", "/resolve discard not needed");
+  expect(discarded.reply).toBe(
+    "Discarded: Rename Symbol: run → execute (3 references in 2 files). Reason: not needed\n\nDiscard: run → execute (3 references in 2 files) [Rename Symbol]\nReason: not needed",
+  );
+  const run = runsOn(bot, REPO, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: Rename Symbol"))!;
+  expect([run.status, run.conclusion]).toEqual(["completed", "cancelled"]);
+  expect(await bot.gh.branchSha(REPO, "feature-discard")).toBe(pr.headSha);
+});
+
+test("two previews: discard pops the second; the first stays pending and moves to the new head after a push", async () => {
+  const pr = await openPr("feature-lifo");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts");
+  await comment(bot, REPO, pr.number, "alice", "/move src/main.ts src/app/main.ts");
+  const discarded = await comment(bot, REPO, pr.number, "alice", "/resolve discard x");
+  expect(discarded.reply.split("\n")[0]).toBe("Discarded: Move: 1 file (1 import updated). Reason: x");
+  expect(discarded.reply).toMatch(/Pending: AST Edit: 1 replacement in 1 file\. Resolve it with/);
+
+  const pushed = await bot.gh.pushCommit(REPO, "feature-lifo", { files: { "docs/more.md": "more\n" }, author: "alice" });
+  const sync = await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed });
+  expect(await deliver(bot, sync)).toBeLessThan(300);
+  await waitFor("the resync reply", () => latestReply(bot, REPO, pr.number).startsWith("New commits were pushed") || undefined);
+  expect(latestReply(bot, REPO, pr.number)).toContain("- AST Edit: 1 replacement in 1 file: the preview");
+  const moved = runsOn(bot, REPO, pushed).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
+  expect(moved.status).toBe("in_progress");
+  expect(moved.output.summary).toContain(`Previewed again on ${pushed.slice(0, 7)} after new commits (was ${pr.headSha.slice(0, 7)}): the preview`);
+  const old = runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
+  expect([old.status, old.conclusion]).toEqual(["completed", "neutral"]);
+
+  const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply go");
+  expect(applied.reply.split("\n")[0]).toBe("Applied 1 replacement in 1 file.");
+  const head = (await bot.gh.branchSha(REPO, "feature-lifo"))!;
+  expect((await bot.gh.commit(REPO, head)).parents).toEqual([pushed]);
+});
