@@ -4,7 +4,7 @@
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { Runtime } from "./core/runtime.js";
-import { onIssueComment, onReopened, onRequestedAction, onSynchronize, type HandlerDeps } from "./github/handlers.js";
+import { onIssueComment, onOpenedOrReopened, onRequestedAction, onSynchronize, type HandlerDeps } from "./github/handlers.js";
 import { WorkQueue } from "./github/work-queue.js";
 import { createRegistry } from "./tools/index.js";
 
@@ -50,7 +50,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     app.on("issue_comment.created", (context) => onIssueComment(context, deps));
     app.on("check_run.requested_action", (context) => onRequestedAction(context, deps));
     app.on("pull_request.synchronize", (context) => onSynchronize(context, deps));
-    app.on("pull_request.reopened", (context) => onReopened(context, deps));
+    app.on(["pull_request.opened", "pull_request.reopened"], (context) => onOpenedOrReopened(context, deps));
     app.log.info(`resolve-bot ready with tools: ${registry.list().map((tool) => tool.name).join(", ")}`);
   };
 }

@@ -40,7 +40,8 @@ export async function refuseIfUnwritable(pr: PullRequestInfo, changes: ChangeSet
         `The edit stays pending; the author can apply it with \`git apply\`:\n\n${codeBlock(patch, "diff")}`,
     );
   }
-  const workflows = net.flatMap((change) => (change.kind === "rename" ? [change.from, change.path] : [change.path])).filter((path) => WORKFLOWS.test(path));
+  const workflows = net.flatMap((change) => (change.kind === "rename" ? [change.from, change.path] : [change.path])).filter((path) => WORKFLOWS.test(path))
+    .sort();
   if (workflows.length > 0 && !(await options.canWriteWorkflows())) {
     throw new UserError(
       `this change touches ${workflows.join(", ")}, and the app does not have the \`workflows\` permission that GitHub requires for that. Nothing was written.`,

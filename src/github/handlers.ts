@@ -109,7 +109,8 @@ async function runCommentCommands(
   const installation = (context.payload as { installation?: { id: number } }).installation?.id;
   const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(installation) });
   const result = await deps.runtime.handleCommands(commands, session.context);
-  await session.store.updateGate();
+  // Only a changed stack touches the gate: a refused or failed command writes nothing.
+  if (result.outcomes.some((outcome) => (outcome.pushed?.length ?? 0) > 0 || outcome.resolved)) await session.store.updateGate();
   await reply(octokit, repo, number, renderReply(result, session.commitUrl));
   return result.outcomes.every((outcome) => outcome.ok);
 }
@@ -158,7 +159,7 @@ export async function onSynchronize(context: Context<"pull_request.synchronize">
     const current = await readPullRequest(octokit, repo, number);
     const before: PullRequestInfo = { ...current, headSha: payload.before };
     const actor: Actor = { login: payload.sender.login, id: payload.sender.id };
-    const session = openSession(octokit, before, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id) });
+    const session = openSession(octokit, before, loaded.config, actor, { ...deps, canWriteWorkflows: async () => false });
     const stale = await session.store.list();
     const after = current.headSha;
     const lines: string[] = [];
@@ -186,8 +187,11 @@ export async function onSynchronize(context: Context<"pull_request.synchronize">
   });
 }
 
-/** A reopened pull request gets its gate check back in line with its stack. */
-export async function onReopened(context: Context<"pull_request.reopened">, deps: HandlerDeps): Promise<void> {
+/**
+ * An opened or reopened pull request gets a gate check on its head, so branch protection that
+ * requires `resolve-bot` can pass on pull requests where nobody used the bot.
+ */
+export async function onOpenedOrReopened(context: Context<"pull_request.opened" | "pull_request.reopened">, deps: HandlerDeps): Promise<void> {
   if (!deps.queue.firstDelivery(context.id)) return;
   const repo = context.repo();
   const number = context.payload.pull_request.number;

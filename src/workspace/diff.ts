@@ -65,3 +65,33 @@ export function diffStat(diff: string): DiffStat {
   }
   return { files, additions, deletions };
 }
+
+export interface DiffHunk {
+  path: string;
+  /** First line of the hunk in the file as it is now (1-based), and how many lines it spans. */
+  oldStart: number;
+  oldLines: number;
+  text: string;
+}
+
+/** The hunks of a rendered diff that change existing lines: where annotations can point. */
+export function diffHunks(diff: string): DiffHunk[] {
+  const hunks: DiffHunk[] = [];
+  let path: string | undefined;
+  let current: DiffHunk | undefined;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("diff --git ")) {
+      current = undefined;
+      path = undefined;
+    } else if (line.startsWith("--- ")) {
+      path = line === "--- /dev/null" ? undefined : line.slice(6);
+    } else if (line.startsWith("@@ ") && path) {
+      const match = /^@@ -(\d+)(?:,(\d+))? /.exec(line);
+      current = { path, oldStart: Number(match?.[1] ?? 1), oldLines: Number(match?.[2] ?? 1), text: line };
+      hunks.push(current);
+    } else if (current && /^[ +\-\\]/.test(line)) {
+      current.text += `\n${line}`;
+    }
+  }
+  return hunks;
+}

@@ -26,6 +26,11 @@ export abstract class Workspace {
   /** The bytes of a file known to exist. */
   protected abstract readRaw(path: string): Promise<Uint8Array>;
 
+  /** Git file mode of a file; workspaces that know executables override this. */
+  async modeOf(_path: string): Promise<"100644" | "100755"> {
+    return "100644";
+  }
+
   /** All files, sorted. */
   list(): Promise<string[]> {
     this.listing ??= this.listAll().then((paths) => {

@@ -1,0 +1,125 @@
+/**
+ * Bad input gets a clear reply and changes nothing: the emulator's request log must show no
+ * write other than the bot's reactions and its reply.
+ */
+import { comment, runsOn, startBot, deliver, type Bot } from "./harness.js";
+
+const REPO = "acme/gadgets";
+const FILES = {
+  "src/a.ts": 'export const a = 1;\nconsole.log("a", a);\n',
+  ".github/workflows/ci.yml": "on: push\njobs: {}\n",
+};
+
+let bot: Bot;
+let prNumber: number;
+let headSha: string;
+
+beforeAll(async () => {
+  bot = await startBot();
+  await bot.gh.createRepo("acme", "gadgets", FILES);
+  bot.gh.setPermission(REPO, "alice", "write");
+  bot.gh.setPermission(REPO, "rita", "read");
+  const pr = await bot.gh.createPullRequest({ repo: REPO, head: "topic", user: "alice", commits: [{ files: { "notes.md": "n\n" } }] });
+  prNumber = pr.number;
+  headSha = pr.headSha;
+}, 60_000);
+
+afterAll(async () => {
+  await bot?.stop();
+});
+
+afterEach(() => {
+  expect(bot.gh.validateLog()).toEqual([]);
+  bot.gh.clearLog();
+});
+
+/** Writes other than reactions and comments: must be none. */
+function repositoryWrites() {
+  return bot.gh.writes().filter((entry) => !/\/reactions$/.test(entry.path) && !/\/issues\/\d+\/comments$/.test(entry.path));
+}
+
+test.each([
+  ["a read-only commenter", "rita", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'", "Sorry, `/ast-edit` needs write permission on this repository, and rita has read. Nothing was changed."],
+  ["an unknown tool", "alice", "/frobnicate now", "Unknown command `/frobnicate`. Known commands: `/ast-edit`, `/move`, `/rename-symbol`, `/resolve`, `/help`, `/pending`."],
+  [
+    "bad arguments",
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --bogus",
+    "`/ast-edit` was not run:\n- Unknown option --bogus.",
+  ],
+  ["a path outside the repository", "alice", "/move src/a.ts ../a.ts", 'Path "../a.ts" leaves the repository ("..").'],
+])("%s: a clear reply, zero writes", async (_what, user, body, expected) => {
+  const result = await comment(bot, REPO, prNumber, user, body);
+  expect(result.done).toBe("confused");
+  expect(result.reply.startsWith(expected)).toBe(true);
+  expect(repositoryWrites()).toEqual([]);
+  expect(runsOn(bot, REPO, headSha)).toEqual([]);
+});
+
+test("bad arguments list every error and the usage generated from the schema", async () => {
+  const result = await comment(bot, REPO, prNumber, "alice", "/rename-symbol onlyone --nope");
+  expect(result.reply).toContain("- Unknown option --nope.");
+  expect(result.reply).toContain("Usage: `/rename-symbol <from> <to> [--file <text>]`");
+});
+
+test("comments by bots, on issues, or without commands are ignored entirely", async () => {
+  const before = bot.gh.comments(REPO, prNumber).length;
+  const fromBot = bot.gh.webhooks.issueComment({ repo: REPO, number: prNumber, body: "/ast-edit --pat a --out b", user: "other-app[bot]" });
+  expect(await deliver(bot, fromBot)).toBeLessThan(300);
+  const chatter = bot.gh.webhooks.issueComment({ repo: REPO, number: prNumber, body: "LGTM, see /help later", user: "alice" });
+  expect(await deliver(bot, chatter)).toBeLessThan(300);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(bot.gh.writes()).toEqual([]);
+  expect(bot.gh.comments(REPO, prNumber).length).toBe(before + 2);
+});
+
+test("a bad .github/resolve-bot.yml on the default branch is answered with its errors", async () => {
+  await bot.gh.pushCommit(REPO, "main", { files: { ".github/resolve-bot.yml": "steering: sometimes\nmystery: 1\ntools: [ast_edit, teleport]\n" } });
+  try {
+    const result = await comment(bot, REPO, prNumber, "alice", "/help");
+    expect(result.done).toBe("confused");
+    expect(result.reply).toBe(
+      "`.github/resolve-bot.yml` has problems, so nothing was run:\n- mystery: unknown key\n- steering: expected union value",
+    );
+    expect(repositoryWrites()).toEqual([]);
+  } finally {
+    await bot.gh.pushCommit(REPO, "main", { files: { ".github/resolve-bot.yml": null } });
+  }
+});
+
+test("a workflow file change without the workflows permission is refused before any write", async () => {
+  const previewed = await comment(bot, REPO, prNumber, "alice", "/move .github/workflows/ci.yml .github/workflows/build.yml");
+  expect(previewed.done).toBe("rocket");
+  bot.gh.clearLog();
+  const applied = await comment(bot, REPO, prNumber, "alice", "/resolve apply rename the workflow");
+  expect(applied.done).toBe("confused");
+  expect(applied.reply.split("\n")[0]).toBe(
+    "Apply failed: this change touches .github/workflows/build.yml, .github/workflows/ci.yml, and the app does not have the `workflows` permission that GitHub requires for that. Nothing was written.",
+  );
+  expect(repositoryWrites()).toEqual([]);
+  expect(await bot.gh.branchSha(REPO, "topic")).toBe(headSha);
+  expect(runsOn(bot, REPO, headSha).find((run) => run.name.startsWith("resolve-bot: Move"))?.status).toBe("in_progress");
+  await comment(bot, REPO, prNumber, "alice", "/resolve discard cleanup");
+});
+
+test("fork pull requests: previews work; apply is refused with a patch ready for git apply; it stays pending", async () => {
+  const fork = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: "fix",
+    headRepo: "bob/gadgets",
+    user: "bob",
+    commits: [{ files: { "src/b.ts": 'console.log("b");\n' } }],
+  });
+  const previewed = await comment(bot, REPO, fork.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  expect(previewed.done).toBe("rocket");
+  bot.gh.clearLog();
+  const applied = await comment(bot, REPO, fork.number, "alice", "/resolve apply please");
+  expect(applied.done).toBe("confused");
+  expect(applied.reply).toContain(
+    "Apply failed: this pull request comes from the fork bob/gadgets, and GitHub does not let apps push to forks. The edit stays pending; the author can apply it with `git apply`:",
+  );
+  expect(applied.reply).toContain('```diff\ndiff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n export const a = 1;\n-console.log("a", a);\n+logger.info("a", a);\n');
+  expect(applied.reply).toMatch(/Pending: AST Edit: 2 replacements in 2 files\. Resolve it with/);
+  expect(repositoryWrites()).toEqual([]);
+  expect(runsOn(bot, REPO, fork.headSha).find((run) => run.name.startsWith("resolve-bot: AST Edit"))?.status).toBe("in_progress");
+});
