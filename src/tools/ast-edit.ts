@@ -12,6 +12,7 @@ import { errorResult, textResult, UserError, type ToolResult } from "../core/res
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { normalizePath } from "../workspace/paths.js";
+import { plural } from "./plural.js";
 import { LANG_NAMES, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
 import { compileOp, prepareOp, rewriteFiles, type CompiledOp, type FileText } from "./ast-grep/rewrite.js";
 
@@ -26,9 +27,6 @@ export interface AstEditDetails {
   files: Array<{ path: string; replacements: number }>;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 export function summary(replacements: number, files: number): string {
   return `${plural(replacements, "replacement")} in ${plural(files, "file")}`;

@@ -360,9 +360,6 @@ export function applyTextChanges(text: string, changes: readonly ts.TextChange[]
 }
 
 /** "1 file" / "3 files". */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
 
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

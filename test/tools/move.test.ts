@@ -3,7 +3,8 @@ import { createToolAPI, executeTool, applyAction } from "../../src/core/executio
 import { UserError, resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
 import { MemoryWorkspace } from "../../src/workspace/workspace.js";
-import moveFactory, { planMove } from "../../src/tools/move.js";
+import moveFactory from "../../src/tools/move.js";
+import { planMove } from "../../src/tools/move-plan.js";
 import { FORMAT_SETTINGS, findConfig, loadTsProject, toAbs, toRel } from "../../src/tools/ts-project.js";
 import { applyToDir, removeTemp, rxjsFiles, tscDiagnostics, writeTemp } from "../fixtures/ts/rxjs.js";
 

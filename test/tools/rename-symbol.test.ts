@@ -3,7 +3,8 @@ import { UserError, resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
 import type { ChangeSet } from "../../src/workspace/changeset.js";
 import { MemoryWorkspace } from "../../src/workspace/workspace.js";
-import renameFactory, { checkNewName } from "../../src/tools/rename-symbol.js";
+import renameFactory from "../../src/tools/rename-symbol.js";
+import { checkNewName } from "../../src/tools/rename-plan.js";
 import { loadTsProject, toRel } from "../../src/tools/ts-project.js";
 import { applyToDir, removeTemp, rxjsFiles, tscDiagnostics, writeTemp } from "../fixtures/ts/rxjs.js";
 

@@ -105,6 +105,11 @@ class Recent<V> {
     return value;
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
   remember(key: string, value: V): V {
     if (!this.entries.has(key)) this.chars += key.length;
     this.entries.set(key, value);
@@ -124,6 +129,12 @@ class Recent<V> {
  */
 const trees = new Recent<SgRoot>(16 * 1024 * 1024);
 const results = new Recent<RewriteResult>(16 * 1024 * 1024);
+
+/** Forgets every cached tree and result (for benchmarks that measure a first run). */
+export function clearRewriteCaches(): void {
+  trees.clear();
+  results.clear();
+}
 
 export function parseCached(lang: AstLang, text: string): SgRoot {
   const key = `${lang}\0${text}`;
