@@ -11,8 +11,13 @@ import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
 import { Workspace } from "../workspace/workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 
-/** Tar headers and padding on top of the content: 512-byte header plus up to 511 bytes padding per file. */
-const TAR_OVERHEAD_PER_FILE = 1024;
+/**
+ * Tar's bytes on top of the content: a 512-byte header and up to 511 bytes of padding per entry,
+ * plus room for directory entries and pax headers. This bound only stops a decompression bomb;
+ * the exact limits are checked entry by entry below.
+ */
+const TAR_OVERHEAD_PER_FILE = 2048;
+const TAR_OVERHEAD_FIXED = 1024 * 1024;
 
 export class TarballWorkspace extends Workspace {
   /** Content, or the size of a file over the per-file limit (kept so reads can say why). */
@@ -37,9 +42,10 @@ export class TarballWorkspace extends Workspace {
   static async fromTarGz(archive: Buffer, revision: string, limits: WorkspaceLimits): Promise<TarballWorkspace> {
     let tarBytes: Buffer;
     try {
-      tarBytes = gunzipSync(archive, { maxOutputLength: limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE });
+      const maxOutputLength = limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE + TAR_OVERHEAD_FIXED;
+      tarBytes = gunzipSync(archive, { maxOutputLength });
     } catch (error) {
-      if (error instanceof RangeError) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
         throw new UserError(`The repository at ${revision.slice(0, 7)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`);
       }
       throw error;

@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { commitChangeSet, gitBlobSha } from "../../src/github/commit-writer.js";
+import { ChangeSet } from "../../src/workspace/changeset.js";
+import { MemoryWorkspace } from "../../src/workspace/workspace.js";
+import { fakeOctokit } from "../helpers/fake-octokit.js";
+
+const HEAD = "c".repeat(40);
+const pr = (isFork = false) => ({ owner: "o", repo: "r", number: 1, headSha: HEAD, headRef: "topic", headRepo: isFork ? "f/r" : "o/r", isFork, state: "open" });
+const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+
+function responses() {
+  let tree = 0;
+  return {
+    "git.getCommit": () => ({ sha: HEAD, tree: { sha: "tree0" } }),
+    "git.createTree": () => ({ sha: `tree${++tree}` }),
+    "git.createBlob": () => ({ sha: "blob-png" }),
+    "git.createCommit": () => ({ sha: "d".repeat(40) }),
+    "git.updateRef": () => ({}),
+  };
+}
+
+describe("commitChangeSet", () => {
+  test("one commit: chunked trees on base_tree, inline text, blobs for binary, reused shas for renames, null for deletions", async () => {
+    const files: Record<string, string | Uint8Array> = { "old.txt": "same\n", "gone.txt": "bye\n", "img.png": png };
+    for (let index = 0; index < 400; index++) files[`src/f${String(index).padStart(3, "0")}.ts`] = `export const v = ${index};\n`;
+    const changes = new ChangeSet(new MemoryWorkspace(files, HEAD));
+    for (let index = 0; index < 400; index++) await changes.write(`src/f${String(index).padStart(3, "0")}.ts`, `export const v = ${index + 1};\n`);
+    await changes.rename("old.txt", "new.txt");
+    await changes.delete("gone.txt");
+    await changes.write("img2.png", png);
+    const { octokit, calls } = fakeOctokit(responses());
+
+    const sha = await commitChangeSet(octokit, pr(), changes, { message: "msg\n", canWriteWorkflows: async () => false });
+    expect(sha).toBe("d".repeat(40));
+    expect(calls.map((call) => call.method)).toEqual([
+      "git.getCommit",
+      "git.createBlob",
+      "git.createTree",
+      "git.createTree",
+      "git.createTree",
+      "git.createCommit",
+      "git.updateRef",
+    ]);
+    const trees = calls.filter((call) => call.method === "git.createTree").map((call) => call.params);
+    expect(trees.map((tree) => [tree.base_tree, tree.tree.length])).toEqual([
+      ["tree0", 150],
+      ["tree1", 150],
+      ["tree2", 104],
+    ]);
+    const entries = trees.flatMap((tree) => tree.tree);
+    expect(entries.find((entry: any) => entry.path === "gone.txt")).toEqual({ path: "gone.txt", mode: "100644", type: "blob", sha: null });
+    expect(entries.find((entry: any) => entry.path === "old.txt")).toEqual({ path: "old.txt", mode: "100644", type: "blob", sha: null });
+    const gitSha = execFileSync("git", ["hash-object", "--stdin"], { input: "same\n", encoding: "utf8" }).trim();
+    expect(entries.find((entry: any) => entry.path === "new.txt")).toEqual({ path: "new.txt", mode: "100644", type: "blob", sha: gitSha });
+    expect(gitBlobSha(Buffer.from("same\n"))).toBe(gitSha);
+    expect(entries.find((entry: any) => entry.path === "img2.png")).toEqual({ path: "img2.png", mode: "100644", type: "blob", sha: "blob-png" });
+    expect(calls.find((call) => call.method === "git.createBlob")!.params.encoding).toBe("base64");
+    expect(entries.find((entry: any) => entry.path === "src/f000.ts")).toEqual({ path: "src/f000.ts", mode: "100644", type: "blob", content: "export const v = 1;\n" });
+    const commit = calls.find((call) => call.method === "git.createCommit")!.params;
+    expect(commit).toEqual({ owner: "o", repo: "r", message: "msg\n", tree: "tree3", parents: [HEAD] });
+    expect(calls.at(-1)!.params).toEqual({ owner: "o", repo: "r", ref: "heads/topic", sha: "d".repeat(40), force: false });
+  });
+
+  test("a non-fast-forward ref update is a stale apply that leaves the branch alone", async () => {
+    const changes = new ChangeSet(new MemoryWorkspace({ "a.txt": "a\n" }, HEAD));
+    await changes.write("a.txt", "b\n");
+    const { octokit } = fakeOctokit({
+      ...responses(),
+      "git.updateRef": () => {
+        throw Object.assign(new Error("Update is not a fast forward"), { status: 422 });
+      },
+    });
+    await expect(commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(
+      "the branch topic moved while the edit was being applied (a new push); nothing was committed.",
+    );
+  });
+
+  test("forks and workflow files are refused before any call", async () => {
+    const changes = new ChangeSet(new MemoryWorkspace({ ".github/workflows/ci.yml": "on: push\n" }, HEAD));
+    await changes.write(".github/workflows/ci.yml", "on: pull_request\n");
+    const { octokit, calls } = fakeOctokit(responses());
+    await expect(commitChangeSet(octokit, pr(true), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(
+      /^this pull request comes from the fork f\/r, .*\n\n```diff\ndiff --git a\/\.github\/workflows\/ci\.yml/s,
+    );
+    await expect(commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => false })).rejects.toThrow(
+      "this change touches .github/workflows/ci.yml, and the app does not have the `workflows` permission",
+    );
+    expect(calls).toEqual([]);
+    expect(await commitChangeSet(octokit, pr(), new ChangeSet(new MemoryWorkspace({}, HEAD)), { message: "m", canWriteWorkflows: async () => true })).toBeUndefined();
+  });
+});

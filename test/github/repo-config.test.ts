@@ -1,0 +1,42 @@
+import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission } from "../../src/github/repo-config.js";
+
+describe("repo config", () => {
+  test("defaults: all tools, write to act, read for help and pending, stack steering, gate on", () => {
+    expect(parseRepoConfig(null)).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+    expect(requiredPermission(DEFAULT_REPO_CONFIG, "ast_edit")).toBe("write");
+    expect(requiredPermission(DEFAULT_REPO_CONFIG, "help")).toBe("read");
+    expect([DEFAULT_REPO_CONFIG.steering, DEFAULT_REPO_CONFIG.gateCheck, DEFAULT_REPO_CONFIG.tools]).toEqual(["stack", true, undefined]);
+  });
+
+  test("every setting is read", () => {
+    const parsed = parseRepoConfig({
+      tools: ["ast-edit"],
+      permissions: { default: "maintain", resolve: "admin" },
+      steering: "strict",
+      gate_check: false,
+      limits: { max_files: 10, max_file_bytes: 20, max_total_bytes: 30 },
+      commit_message: "{tool}: {label}\n\n{reason}",
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      config: {
+        tools: ["ast-edit"],
+        permissions: { default: "maintain", help: "read", pending: "read", resolve: "admin" },
+        steering: "strict",
+        gateCheck: false,
+        limits: { maxFiles: 10, maxFileBytes: 20, maxTotalBytes: 30 },
+        commitMessage: "{tool}: {label}\n\n{reason}",
+      },
+    });
+    if (parsed.ok) expect(requiredPermission(parsed.config, "resolve")).toBe("admin");
+  });
+
+  test("unknown keys and bad values are named", () => {
+    expect(parseRepoConfig({ steering: "loose", limits: { max_files: 0, other: 1 }, colour: "red" })).toEqual({
+      ok: false,
+      errors: ["colour: unknown key", "steering: expected union value", "limits.other: unknown key", "limits.max_files: expected integer to be greater or equal to 1"],
+    });
+    const parsed = parseRepoConfig({ tools: ["ast_edit", "teleport"], permissions: { nope: "read" } });
+    expect(parsed.ok && checkNames(parsed.config, ["ast_edit", "resolve", "help", "pending"])).toEqual(['tools: unknown tool "teleport"', "permissions.nope: unknown command"]);
+  });
+});

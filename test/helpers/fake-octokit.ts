@@ -1,0 +1,34 @@
+/** A recording stand-in for the few Octokit methods the GitHub adapter's unit tests exercise. */
+export interface Call {
+  method: string;
+  params: Record<string, any>;
+}
+
+export function fakeOctokit(responses: Record<string, (params: Record<string, any>, calls: Call[]) => unknown> = {}) {
+  const calls: Call[] = [];
+  let nextId = 1;
+  const handler = (method: string) => async (params: Record<string, any>) => {
+    calls.push({ method, params });
+    const respond = responses[method];
+    if (respond) return { data: await respond(params, calls) };
+    return { data: { id: nextId++, sha: `sha${nextId++}` } };
+  };
+  const rest = {
+    checks: { create: handler("checks.create"), update: handler("checks.update"), listForRef: handler("checks.listForRef") },
+    git: {
+      getCommit: handler("git.getCommit"),
+      createTree: handler("git.createTree"),
+      createBlob: handler("git.createBlob"),
+      createCommit: handler("git.createCommit"),
+      updateRef: handler("git.updateRef"),
+    },
+  };
+  const octokit = {
+    rest,
+    paginate: async (method: (params: Record<string, any>) => Promise<{ data: unknown }>, params: Record<string, any>) => {
+      const { data } = await method(params);
+      return Array.isArray(data) ? data : ((data as { check_runs?: unknown[] }).check_runs ?? []);
+    },
+  };
+  return { octokit: octokit as any, calls };
+}
