@@ -35,7 +35,7 @@ async function rerun(
   const message = resultText(execution.result);
   if (execution.result.isError) return { gone: `the tool now reports: ${message}` };
   const action = execution.actions[record.index];
-  if (!action) return { gone: message ? `the tool no longer proposes this change (${message})` : "the tool no longer proposes this change" };
+  if (!action) return { gone: message ? `the tool no longer proposes this change; it says: ${message}` : "the tool no longer proposes this change" };
   return { action, message };
 }
 

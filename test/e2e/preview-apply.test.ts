@@ -128,3 +128,28 @@ test("two previews: discard pops the second; the first stays pending and moves t
   const head = (await bot.gh.branchSha(REPO, "feature-lifo"))!;
   expect((await bot.gh.commit(REPO, head)).parents).toEqual([pushed]);
 });
+
+test("a push that leaves nothing to change closes the pending action as neutral", async () => {
+  const pr = await openPr("feature-gone");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts");
+  const pushed = await bot.gh.pushCommit(REPO, "feature-gone", {
+    files: { "src/log.ts": "export function run(x: number) {\n  return x;\n}\n" },
+    author: "alice",
+  });
+  await deliver(bot, await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed }));
+  await waitFor("the resync reply", () => latestReply(bot, REPO, pr.number).startsWith("New commits were pushed") || undefined);
+  expect(latestReply(bot, REPO, pr.number)).toBe(
+    `New commits were pushed (${pr.headSha.slice(0, 7)} → ${pushed.slice(0, 7)}), so the pending edits were previewed again:\n- AST Edit: 1 replacement in 1 file: closed, nothing left to change (the tool no longer proposes this change; it says: No replacements made).`,
+  );
+  const old = runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
+  expect([old.status, old.conclusion, old.output.title]).toEqual(["completed", "neutral", "Closed: AST Edit: 1 replacement in 1 file"]);
+  const gate = runsOn(bot, REPO, pushed).find((run) => run.name === "resolve-bot")!;
+  expect([gate.conclusion, gate.output.title]).toEqual(["success", "No pending edits"]);
+});
+
+test("a newly opened pull request gets a passing gate check, for branch protection", async () => {
+  const pr = await openPr("feature-opened");
+  await deliver(bot, await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "opened" }));
+  const gate = await waitFor("the gate", () => runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot"));
+  expect([gate.status, gate.conclusion, gate.output.title]).toEqual(["completed", "success", "No pending edits"]);
+});
