@@ -3,6 +3,9 @@ import { createHash } from "node:crypto";
 import stringify from "safe-stable-stringify";
 import type { ChangeFingerprint } from "../workspace/changeset.js";
 import type { CustomToolPendingAction } from "./tool.js";
+import type { PendingRecord } from "./store.js";
+import { renderDiff } from "../workspace/diff.js";
+import type { Workspace } from "../workspace/workspace.js";
 
 export const DEFAULT_SOURCE_TOOL_NAME = "custom_tool";
 
@@ -22,4 +25,23 @@ export function jsonDetails(details: unknown): unknown {
   if (details === undefined) return undefined;
   const text = stringify(details);
   return text === undefined ? undefined : JSON.parse(text);
+}
+
+/** What a record says about an action as previewed on `workspace`, and the preview's diff. */
+export async function describeAction(
+  action: CustomToolPendingAction,
+  workspace: Workspace,
+): Promise<{ fields: Pick<PendingRecord, "label" | "sourceToolName" | "details" | "digest" | "files" | "headSha">; diff: string }> {
+  const fingerprint = await fingerprintAction(action);
+  return {
+    fields: {
+      label: action.label,
+      sourceToolName: sourceToolName(action),
+      details: jsonDetails(action.details),
+      digest: fingerprint.digest,
+      files: fingerprint.files,
+      headSha: workspace.revision,
+    },
+    diff: action.changes ? await renderDiff(action.changes) : "",
+  };
 }

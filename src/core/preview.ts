@@ -1,8 +1,7 @@
 /** Preview: run a tool without writing anything and push what it proposes onto the stack. */
 import { randomUUID } from "node:crypto";
-import { renderDiff } from "../workspace/diff.js";
 import { executeTool } from "./execution.js";
-import { fingerprintAction, jsonDetails, sourceToolName } from "./fingerprint.js";
+import { describeAction } from "./fingerprint.js";
 import { resultText, UserError } from "./result.js";
 import type { CommandContext } from "./context.js";
 import type { PendingRecord } from "./store.js";
@@ -34,30 +33,12 @@ export async function preview(tool: AnyToolDefinition, params: Record<string, un
   if (execution.result.isError) return { ok: false, message, pushed: [] };
 
   // Everything is computed before the first push, so a failure pushes nothing.
-  const prepared = [];
-  for (const [index, action] of execution.actions.entries()) {
-    const fingerprint = await fingerprintAction(action);
-    const diff = action.changes ? await renderDiff(action.changes) : "";
-    prepared.push({ index, action, fingerprint, diff });
-  }
+  const described = [];
+  for (const action of execution.actions) described.push(await describeAction(action, workspace));
   const pushed: PushedAction[] = [];
-  for (const { index, action, fingerprint, diff } of prepared) {
+  for (const [index, { fields, diff }] of described.entries()) {
     const record = await ctx.store.push(
-      {
-        id: randomUUID(),
-        tool: tool.name,
-        params,
-        callId,
-        index,
-        label: action.label,
-        sourceToolName: sourceToolName(action),
-        details: jsonDetails(action.details),
-        digest: fingerprint.digest,
-        files: fingerprint.files,
-        headSha: workspace.revision,
-        requestedBy: ctx.actor,
-        createdAt: new Date().toISOString(),
-      },
+      { ...fields, id: randomUUID(), tool: tool.name, params, callId, index, requestedBy: ctx.actor, createdAt: new Date().toISOString() },
       { summary: message, diff },
     );
     pushed.push({ record, diff });

@@ -5,8 +5,7 @@
  */
 import type { Workspace } from "../workspace/workspace.js";
 import { describeDifference, executeTool } from "./execution.js";
-import { fingerprintAction, jsonDetails, sourceToolName } from "./fingerprint.js";
-import { renderDiff } from "../workspace/diff.js";
+import { describeAction, fingerprintAction } from "./fingerprint.js";
 import { resultText, UserError } from "./result.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
@@ -75,17 +74,6 @@ export async function repreview(registry: ToolRegistry, record: PendingRecord, w
     throw error;
   }
   if ("gone" in rerunResult) return rerunResult;
-  const { action, message } = rerunResult;
-  const fingerprint = await fingerprintAction(action);
-  const diff = action.changes ? await renderDiff(action.changes) : "";
-  const next: PendingRecord = {
-    ...record,
-    label: action.label,
-    sourceToolName: sourceToolName(action),
-    details: jsonDetails(action.details),
-    digest: fingerprint.digest,
-    files: fingerprint.files,
-    headSha: workspace.revision,
-  };
-  return { record: next, diff, message, changed: fingerprint.digest !== record.digest };
+  const { fields, diff } = await describeAction(rerunResult.action, workspace);
+  return { record: { ...record, ...fields }, diff, message: rerunResult.message, changed: fields.digest !== record.digest };
 }

@@ -1,6 +1,6 @@
 /** Several commands per comment, custom tools from server config, the gate's buttons, strict steering. */
 import path from "node:path";
-import { comment, deliver, latestReply, runsOn, startBot, waitFor, type Bot } from "./harness.js";
+import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot } from "./harness.js";
 
 const REPO = "acme/tools";
 const FILES = {
@@ -11,21 +11,15 @@ const FILES = {
 
 let bot: Bot;
 
-beforeAll(async () => {
-  bot = await startBot({ RESOLVE_BOT_TOOLS: path.resolve("dist/examples/batch-rename.js") });
-  await bot.gh.createRepo("acme", "tools", FILES);
-  bot.gh.setPermission(REPO, "alice", "write");
-  bot.gh.setPermission(REPO, "mia", "maintain");
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
-
-afterEach(() => {
-  expect(bot.gh.validateLog()).toEqual([]);
-  bot.gh.clearLog();
-});
+useBot(
+  async (started) => {
+    bot = started;
+    await bot.gh.createRepo("acme", "tools", FILES);
+    bot.gh.setPermission(REPO, "alice", "write");
+    bot.gh.setPermission(REPO, "mia", "maintain");
+  },
+  { RESOLVE_BOT_TOOLS: path.resolve("dist/examples/batch-rename.js") },
+);
 
 test("several commands in one comment run in order; the custom tool's apply renames files", async () => {
   const pr = await bot.gh.createPullRequest({ repo: REPO, head: "multi", user: "alice", commits: [{ files: { "n.md": "1\n" } }] });

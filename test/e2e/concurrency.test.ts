@@ -1,24 +1,15 @@
 /** Races: pushes during apply, simultaneous resolves, redelivered webhooks. Never a lost or duplicate commit. */
-import { comment, deliver, latestReply, runsOn, startBot, waitFor, type Bot } from "./harness.js";
+import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot } from "./harness.js";
 
 const REPO = "acme/race";
 const FILES = { "src/a.ts": 'console.log("a");\n', "src/b.ts": 'console.log("b");\n', "src/c.ts": "export const c = 1;\n" };
 
 let bot: Bot;
 
-beforeAll(async () => {
-  bot = await startBot();
+useBot(async (started) => {
+  bot = started;
   await bot.gh.createRepo("acme", "race", FILES);
   bot.gh.setPermission(REPO, "alice", "write");
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
-
-afterEach(() => {
-  expect(bot.gh.validateLog()).toEqual([]);
-  bot.gh.clearLog();
 });
 
 async function commitsOn(branch: string, base: string): Promise<string[]> {

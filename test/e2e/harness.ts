@@ -109,3 +109,23 @@ function expectStatus(status: number): void {
 export function runsOn(bot: Bot, repo: string, sha: string) {
   return bot.gh.checkRuns(repo, { headSha: sha });
 }
+
+/**
+ * One bot and emulator per test file: started before the tests (then `setup` creates repos and
+ * permissions), stopped after them; after each test every response the bot got must match
+ * GitHub's OpenAPI description.
+ */
+export function useBot(setup: (bot: Bot) => Promise<void>, env: Record<string, string> = {}): void {
+  let bot: Bot | undefined;
+  beforeAll(async () => {
+    bot = await startBot(env);
+    await setup(bot);
+  }, 60_000);
+  afterAll(async () => {
+    await bot?.stop();
+  });
+  afterEach(() => {
+    expect(bot!.gh.validateLog()).toEqual([]);
+    bot!.gh.clearLog();
+  });
+}

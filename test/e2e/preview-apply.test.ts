@@ -2,7 +2,7 @@
  * The main loop through GitHub: preview → pending check run + gate → /resolve apply → one
  * verified commit, all through the real server and a stateful emulator.
  */
-import { comment, latestReply, runsOn, startBot, waitFor, deliver, type Bot } from "./harness.js";
+import { comment, latestReply, runsOn, useBot, waitFor, deliver, type Bot } from "./harness.js";
 
 const REPO = "acme/widgets";
 const BASE_FILES = {
@@ -13,20 +13,11 @@ const BASE_FILES = {
 
 let bot: Bot;
 
-beforeAll(async () => {
-  bot = await startBot();
+useBot(async (started) => {
+  bot = started;
   await bot.gh.createRepo("acme", "widgets", BASE_FILES);
   bot.gh.setPermission(REPO, "alice", "write");
   bot.gh.setPermission(REPO, "rita", "read");
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
-
-afterEach(() => {
-  expect(bot.gh.validateLog()).toEqual([]);
-  bot.gh.clearLog();
 });
 
 async function openPr(head: string) {

@@ -2,7 +2,7 @@
  * Bad input gets a clear reply and changes nothing: the emulator's request log must show no
  * write other than the bot's reactions and its reply.
  */
-import { comment, runsOn, startBot, deliver, type Bot } from "./harness.js";
+import { comment, runsOn, useBot, deliver, type Bot } from "./harness.js";
 
 const REPO = "acme/gadgets";
 const FILES = {
@@ -14,23 +14,14 @@ let bot: Bot;
 let prNumber: number;
 let headSha: string;
 
-beforeAll(async () => {
-  bot = await startBot();
+useBot(async (started) => {
+  bot = started;
   await bot.gh.createRepo("acme", "gadgets", FILES);
   bot.gh.setPermission(REPO, "alice", "write");
   bot.gh.setPermission(REPO, "rita", "read");
   const pr = await bot.gh.createPullRequest({ repo: REPO, head: "topic", user: "alice", commits: [{ files: { "notes.md": "n\n" } }] });
   prNumber = pr.number;
   headSha = pr.headSha;
-}, 60_000);
-
-afterAll(async () => {
-  await bot?.stop();
-});
-
-afterEach(() => {
-  expect(bot.gh.validateLog()).toEqual([]);
-  bot.gh.clearLog();
 });
 
 /** Writes other than reactions and comments: must be none. */

@@ -7,8 +7,8 @@ type Entry = { name: string; content?: string; type?: "file" | "symlink" | "dire
 async function tarGz(entries: Entry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
-  pack.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => pack.on("end", resolve));
+  pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
+  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
   for (const entry of entries) {
     if (entry.type === "symlink" || entry.type === "directory") pack.entry({ name: entry.name, type: entry.type, linkname: entry.linkname });
     else pack.entry({ name: entry.name, mode: entry.mode ?? 0o644 }, entry.content ?? "");
