@@ -1,0 +1,269 @@
+/**
+ * ast-edit peers, on the same files and the same rewrites:
+ * - bot:         resolve-bot's preview compute in-process — the real `ast_edit` tool run by
+ *                executeTool over an FsWorkspace (list, resolve paths, read + UTF-8/binary checks,
+ *                prefilter, parse, match, rewrite, build the ChangeSet). Caches cleared before
+ *                every run (first-run numbers). Diff rendering and fingerprint are NOT in it;
+ *                "bot+diff" adds them (all of core/preview except the store push).
+ * - bot (mem):   the same over a MemoryWorkspace (what production has: the tarball is in memory).
+ * - ast-grep:    the ast-grep CLI, execFile (no shell), default threads: `run -p P -r O -l ts
+ *                --json=compact .` (computes the rewrites, writes nothing) and `... -U .` on a fresh
+ *                copy (rewrites the files). The faster of the two is the CLI's number.
+ * - jscodeshift: see jscodeshift.ts.
+ * - floor:       list the directory + read every file (parallel) + the same text prefilter.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Lang } from "@ast-grep/napi";
+import astEditFactory from "../src/tools/ast-edit.js";
+import { createToolAPI, executeTool } from "../src/core/execution.js";
+import { fingerprintAction } from "../src/core/fingerprint.js";
+import type { AnyToolDefinition } from "../src/core/tool.js";
+import { clearRewriteCaches, compileOp, mayMatchOp, prepareOp } from "../src/tools/ast-grep/rewrite.js";
+import { renderDiff } from "../src/workspace/diff.js";
+import { MemoryWorkspace, type Workspace } from "../src/workspace/workspace.js";
+import { FsWorkspace, walk } from "./fs-workspace.js";
+import { scratchCopy, type Corpus } from "./corpus.js";
+import {
+  consoleLogToDebug,
+  newErrorToBenchError,
+  runJscodeshift,
+  strictUndefinedToLooseNull,
+  type JscodeshiftTransform,
+} from "./jscodeshift.js";
+import { collectGarbage, log, median, rotate, timed } from "./stats.js";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+export interface Rewrite {
+  id: string;
+  frequency: string;
+  pat: string;
+  out: string;
+  jscodeshift: JscodeshiftTransform;
+}
+
+export const REWRITES: readonly Rewrite[] = [
+  { id: "console.log", frequency: "rare", pat: "console.log($$$A)", out: "logger.debug($$$A)", jscodeshift: consoleLogToDebug },
+  { id: "new Error", frequency: "medium", pat: "new Error($$$A)", out: "new BenchError($$$A)", jscodeshift: newErrorToBenchError },
+  { id: "=== undefined", frequency: "common", pat: "$A === undefined", out: "$A == null", jscodeshift: strictUndefinedToLooseNull },
+];
+
+export function astGrepBinary(): string {
+  const pkg = path.dirname(require.resolve("@ast-grep/cli/package.json"));
+  // The platform package holds the real binary; @ast-grep/cli's own bin is a Node launcher around it.
+  try {
+    return path.join(path.dirname(require.resolve(`@ast-grep/cli-${process.platform}-${process.arch}-gnu/package.json`)), "ast-grep");
+  } catch {
+    return path.join(pkg, "ast-grep");
+  }
+}
+
+export async function astGrepVersion(): Promise<string> {
+  const { stdout } = await run(astGrepBinary(), ["--version"]);
+  return stdout.trim();
+}
+
+let tool: AnyToolDefinition | undefined;
+async function astEditTool(): Promise<AnyToolDefinition> {
+  tool ??= (await astEditFactory(createToolAPI())) as AnyToolDefinition;
+  return tool;
+}
+
+export interface BotOutput {
+  /** Rewritten text by path, for the files the change set writes. */
+  files: Map<string, string>;
+  replacements: number;
+}
+
+async function botPreview(workspace: Workspace, rewrite: Rewrite, withDiff: boolean): Promise<BotOutput & { diffChars: number }> {
+  const execution = await executeTool(await astEditTool(), { pat: [rewrite.pat], out: [rewrite.out] }, workspace, "bench");
+  if (execution.result.isError) throw new Error(`ast_edit failed: ${JSON.stringify(execution.result.content)}`);
+  const action = execution.actions[0];
+  const files = new Map<string, string>();
+  let diffChars = 0;
+  if (action?.changes) {
+    for (const change of action.changes.changes()) {
+      if (change.kind === "write") files.set(change.path, Buffer.from(change.content).toString("utf8"));
+    }
+    if (withDiff) {
+      await fingerprintAction(action);
+      diffChars = (await renderDiff(action.changes)).length;
+    }
+  }
+  const details = (action?.details ?? { replacements: 0 }) as { replacements: number };
+  return { files, replacements: details.replacements, diffChars };
+}
+
+function cliArgs(rewrite: Rewrite, mode: "json" | "update"): string[] {
+  return ["run", "-p", rewrite.pat, "-r", rewrite.out, "-l", "ts", mode === "json" ? "--json=compact" : "-U", "."];
+}
+
+async function cliJson(dir: string, rewrite: Rewrite): Promise<number> {
+  const { stdout } = await run(astGrepBinary(), cliArgs(rewrite, "json"), { cwd: dir, maxBuffer: 1 << 30 });
+  return stdout.length;
+}
+
+async function cliUpdate(dir: string, rewrite: Rewrite): Promise<void> {
+  await run(astGrepBinary(), cliArgs(rewrite, "update"), { cwd: dir, maxBuffer: 1 << 30 });
+}
+
+/** The floor: list + read every file + the prefilter the bot uses. Returns how many files pass. */
+async function floor(dir: string, rewrite: Rewrite): Promise<number> {
+  const op = compileOp(rewrite.pat, rewrite.out);
+  prepareOp(op, Lang.TypeScript);
+  const files = (await walk(dir)).filter((file) => file.endsWith(".ts"));
+  const texts = await Promise.all(files.map((file) => readFile(path.join(dir, file), "utf8")));
+  let pass = 0;
+  for (const text of texts) if (mayMatchOp(op, Lang.TypeScript, text)) pass++;
+  return pass;
+}
+
+/** Files the CLI's -U run changed, by path, with their new text. */
+async function changedByCli(original: string, updated: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of (await walk(original)).sort()) {
+    const [before, after] = await Promise.all([readFile(path.join(original, file), "utf8"), readFile(path.join(updated, file), "utf8")]);
+    if (before !== after) out.set(file, after);
+  }
+  return out;
+}
+
+export interface AstEditRow {
+  corpus: string;
+  rewrite: string;
+  frequency: string;
+  pat: string;
+  out: string;
+  /** Files the bot rewrites / replacements. */
+  files_changed: number;
+  replacements: number;
+  /** Files that pass the text prefilter (i.e. are parsed). */
+  prefilter_pass: number;
+  /** Files whose output differs between the bot and the CLI's -U run (must be 0). */
+  differing_files_vs_cli: number;
+  jscodeshift_matches: number | null;
+  jscodeshift_files_changed: number | null;
+  jscodeshift_parse_errors: number | null;
+  ms: {
+    bot: number;
+    bot_with_diff: number;
+    bot_memory_ws: number;
+    bot_replay: number;
+    ast_grep_cli: number;
+    ast_grep_cli_json: number;
+    ast_grep_cli_update: number;
+    jscodeshift: number | null;
+    floor: number;
+  };
+  samples: Record<string, number[]>;
+}
+
+export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number, jscodeshiftRuns: number, withJscodeshift: boolean): Promise<AstEditRow[]> {
+  const rows: AstEditRow[] = [];
+  const files = (await walk(corpus.dir)).filter((file) => file.endsWith(".ts")).sort();
+  const memoryFiles = new Map<string, Uint8Array>();
+  for (const file of files) memoryFiles.set(file, await readFile(path.join(corpus.dir, file)));
+
+  for (const rewrite of REWRITES) {
+    log(`ast-edit ${corpus.name}: ${rewrite.pat} → ${rewrite.out}`);
+    // Parity: one bot preview vs one CLI -U run on a fresh copy.
+    clearRewriteCaches();
+    const bot = await botPreview(new FsWorkspace(corpus.dir), rewrite, false);
+    const scratch = await scratchCopy(corpus, workDir);
+    await cliUpdate(scratch, rewrite);
+    const cli = await changedByCli(corpus.dir, scratch);
+    let differing = 0;
+    for (const file of new Set([...bot.files.keys(), ...cli.keys()])) if (bot.files.get(file) !== cli.get(file)) differing++;
+    const prefilterPass = await floor(corpus.dir, rewrite);
+
+    // Warm-up (JIT, page cache) for every peer, then interleaved timed runs.
+    const samples: Record<string, number[]> = { bot: [], bot_with_diff: [], bot_memory_ws: [], bot_replay: [], cli_json: [], cli_update: [], floor: [] };
+    const peers: Array<{ name: string; go: () => Promise<void> }> = [
+      {
+        name: "bot",
+        go: async () => {
+          clearRewriteCaches();
+          samples.bot!.push((await timed(() => botPreview(new FsWorkspace(corpus.dir), rewrite, false))).ms);
+          // Replay: what /resolve apply re-runs in the same process right after (trees and results cached).
+          samples.bot_replay!.push((await timed(() => botPreview(new FsWorkspace(corpus.dir), rewrite, false))).ms);
+        },
+      },
+      {
+        name: "bot_with_diff",
+        go: async () => {
+          clearRewriteCaches();
+          samples.bot_with_diff!.push((await timed(() => botPreview(new FsWorkspace(corpus.dir), rewrite, true))).ms);
+        },
+      },
+      {
+        name: "bot_memory_ws",
+        go: async () => {
+          clearRewriteCaches();
+          const workspace = new MemoryWorkspace(memoryFiles);
+          samples.bot_memory_ws!.push((await timed(() => botPreview(workspace, rewrite, false))).ms);
+        },
+      },
+      { name: "cli_json", go: async () => void samples.cli_json!.push((await timed(() => cliJson(corpus.dir, rewrite))).ms) },
+      {
+        name: "cli_update",
+        go: async () => {
+          const dir = await scratchCopy(corpus, workDir);
+          samples.cli_update!.push((await timed(() => cliUpdate(dir, rewrite))).ms);
+        },
+      },
+      { name: "floor", go: async () => void samples.floor!.push((await timed(() => floor(corpus.dir, rewrite))).ms) },
+    ];
+    for (const peer of peers) await peer.go();
+    for (const key of Object.keys(samples)) samples[key] = [];
+    for (let r = 0; r < runs; r++) for (const peer of rotate(peers, r)) await peer.go();
+    clearRewriteCaches();
+    collectGarbage();
+
+    let js: { ms: number; matches: number; changed: number; errors: number } | undefined;
+    if (withJscodeshift) {
+      const times: number[] = [];
+      let result = { matches: 0, changedFiles: 0, parseErrors: 0 };
+      for (let r = 0; r < jscodeshiftRuns; r++) {
+        const t = await timed(() => runJscodeshift(corpus.dir, files, rewrite.jscodeshift));
+        times.push(t.ms);
+        result = t.value;
+      }
+      samples.jscodeshift = times;
+      js = { ms: median(times), matches: result.matches, changed: result.changedFiles, errors: result.parseErrors };
+    }
+    const cliJsonMs = median(samples.cli_json!);
+    const cliUpdateMs = median(samples.cli_update!);
+    rows.push({
+      corpus: corpus.name,
+      rewrite: rewrite.id,
+      frequency: rewrite.frequency,
+      pat: rewrite.pat,
+      out: rewrite.out,
+      files_changed: bot.files.size,
+      replacements: bot.replacements,
+      prefilter_pass: prefilterPass,
+      differing_files_vs_cli: differing,
+      jscodeshift_matches: js?.matches ?? null,
+      jscodeshift_files_changed: js?.changed ?? null,
+      jscodeshift_parse_errors: js?.errors ?? null,
+      ms: {
+        bot: median(samples.bot!),
+        bot_with_diff: median(samples.bot_with_diff!),
+        bot_memory_ws: median(samples.bot_memory_ws!),
+        bot_replay: median(samples.bot_replay!),
+        ast_grep_cli: Math.min(cliJsonMs, cliUpdateMs),
+        ast_grep_cli_json: cliJsonMs,
+        ast_grep_cli_update: cliUpdateMs,
+        jscodeshift: js?.ms ?? null,
+        floor: median(samples.floor!),
+      },
+      samples,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,317 @@
+/**
+ * rename_symbol and move: resolve-bot's tools vs the raw TypeScript language service doing the
+ * same thing over the same directory.
+ *
+ * - bot:    the real `rename_symbol` / `move` tool via executeTool over an FsWorkspace (reads every
+ *           code/JSON file, loads the language service from ts-project.ts, finds the declaration by
+ *           name, rename locations / getEditsForFileRename, verification of every relative import
+ *           for move, builds the ChangeSet). Uses the TypeScript bundled with ts-morph (6.x).
+ * - raw LS: `ts.createLanguageService` over a minimal host that reads files from disk on demand,
+ *           same compiler options and root files as the bot (rxjs/src has no tsconfig.json, so both
+ *           use the bot's defaults over every .ts/.js file). Rename: findRenameLocations at the
+ *           declaration (position known in advance) + apply the edits. Move: getEditsForFileRename
+ *           per pair + apply the edits. "program load" = host + service + getProgram().
+ *           Run twice: with typescript 5.9.3 (the project's devDependency) and with the TS 6 in
+ *           ts-morph (the compiler the bot uses), which separates our overhead from the version's.
+ * Both sides keep lib .d.ts parses across runs (the bot's process-wide registry does; the raw
+ * side gets the same treatment), and both are timed after a warm-up, interleaved.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Project, ts as tsMorphTs } from "ts-morph";
+import moveFactory from "../src/tools/move.js";
+import renameFactory from "../src/tools/rename-symbol.js";
+import { createToolAPI, executeTool } from "../src/core/execution.js";
+import type { AnyToolDefinition } from "../src/core/tool.js";
+import { FsWorkspace, walk } from "./fs-workspace.js";
+import type { Corpus } from "./corpus.js";
+import { log, median, rotate, timed } from "./stats.js";
+
+const require = createRequire(import.meta.url);
+type TS = typeof import("typescript");
+
+export const RENAME = { file: "internal/util/isFunction.ts", from: "isFunction", to: "isCallable", marker: "function isFunction" };
+/** 36 + 7 + 5 + 2 = 50 files on rxjs/src. */
+export const MOVE_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ["internal/util", "internal/utils"],
+  ["internal/scheduled", "internal/scheduling"],
+  ["internal/ajax", "internal/http"],
+  ["internal/symbol", "internal/symbols"],
+];
+
+const CODE = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+
+interface RawCompiler {
+  label: string;
+  version: string;
+  ts: TS;
+  libText(fileName: string): string | undefined;
+  registry: import("typescript").DocumentRegistry;
+}
+
+function keepLibs(ts: TS, libDir: string): import("typescript").DocumentRegistry {
+  const base = ts.createDocumentRegistry(true, "/");
+  return {
+    ...base,
+    releaseDocumentWithKey(filePath, key, scriptKind, impliedNodeFormat) {
+      if (filePath.startsWith(libDir)) return;
+      base.releaseDocumentWithKey(filePath, key, scriptKind as never, impliedNodeFormat);
+    },
+  } as import("typescript").DocumentRegistry;
+}
+
+function compilers(): RawCompiler[] {
+  const ts59 = require("typescript") as TS;
+  const libDir59 = path.dirname(require.resolve("typescript/lib/lib.d.ts"));
+  const libTexts59 = new Map<string, string | undefined>();
+  let morphLibs: { readFile(fileName: string): string | undefined } | undefined;
+  return [
+    {
+      label: "raw LS (typescript)",
+      version: ts59.version,
+      ts: ts59,
+      libText: (fileName) => {
+        // Read once per process, as the bot's ts-project.ts does for its lib files.
+        const name = path.basename(fileName);
+        if (!libTexts59.has(name)) {
+          let text: string | undefined;
+          try {
+            text = readFileSync(path.join(libDir59, name), "utf8");
+          } catch {
+            text = undefined;
+          }
+          libTexts59.set(name, text);
+        }
+        return libTexts59.get(name);
+      },
+      registry: keepLibs(ts59, "/__lib__/"),
+    },
+    {
+      label: "raw LS (ts-morph's TS)",
+      version: tsMorphTs.version,
+      // Same API, different build: typed as the devDependency's.
+      ts: tsMorphTs as unknown as TS,
+      libText: (fileName) => {
+        morphLibs ??= new Project({ useInMemoryFileSystem: true }).getModuleResolutionHost();
+        return morphLibs.readFile(`/node_modules/typescript/lib/${path.basename(fileName)}`);
+      },
+      registry: keepLibs(tsMorphTs as unknown as TS, "/__lib__/"),
+    },
+  ];
+}
+
+/** The bot's default compiler options (ts-project.ts DEFAULT_OPTIONS), for a directory without tsconfig.json. */
+function defaultOptions(ts: TS): import("typescript").CompilerOptions {
+  return {
+    target: ts.ScriptTarget.ESNext,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowJs: true,
+    checkJs: false,
+    jsx: ts.JsxEmit.Preserve,
+    resolveJsonModule: true,
+    esModuleInterop: true,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
+}
+
+interface RawProject {
+  service: import("typescript").LanguageService;
+  program: import("typescript").Program;
+  text(abs: string): string | undefined;
+}
+
+/** A plain language service over `root` on disk (no tsconfig: defaults and every code file). */
+function loadRaw(compiler: RawCompiler, root: string, rootFiles: readonly string[]): RawProject {
+  const { ts } = compiler;
+  const options = defaultOptions(ts);
+  const texts = new Map<string, string | undefined>();
+  const read = (abs: string): string | undefined => {
+    if (abs.startsWith("/__lib__/")) return compiler.libText(abs);
+    if (!texts.has(abs)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(abs, "utf8");
+      } catch {
+        text = undefined;
+      }
+      texts.set(abs, text);
+    }
+    return texts.get(abs);
+  };
+  const names = rootFiles.map((file) => path.join(root, file));
+  const host: import("typescript").LanguageServiceHost = {
+    getProjectVersion: () => "1",
+    getCompilationSettings: () => options,
+    getScriptFileNames: () => names,
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (fileName) => {
+      const text = read(fileName);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => root,
+    getDefaultLibFileName: (opts) => `/__lib__/${ts.getDefaultLibFileName(opts)}`,
+    fileExists: (fileName) => read(fileName) !== undefined,
+    readFile: read,
+    directoryExists: (dir) => dir.startsWith("/__lib__") || ts.sys.directoryExists(dir),
+    getDirectories: (dir) => ts.sys.getDirectories(dir),
+    readDirectory: (...args) => ts.sys.readDirectory(...args),
+    realpath: (p) => p,
+    useCaseSensitiveFileNames: () => true,
+  };
+  const service = ts.createLanguageService(host, compiler.registry);
+  const program = service.getProgram()!;
+  return { service, program, text: read };
+}
+
+function applyEdits(text: string, changes: ReadonlyArray<{ span: { start: number; length: number }; newText: string }>): string {
+  const sorted = [...changes].sort((a, b) => a.span.start - b.span.start);
+  let out = "";
+  let last = 0;
+  for (const change of sorted) {
+    if (change.span.start < last) continue;
+    out += text.slice(last, change.span.start) + change.newText;
+    last = change.span.start + change.span.length;
+  }
+  return out + text.slice(last);
+}
+
+function rawRename(compiler: RawCompiler, root: string, rootFiles: readonly string[], position: number): { files: number; locations: number } {
+  const project = loadRaw(compiler, root, rootFiles);
+  try {
+    const fileName = path.join(root, RENAME.file);
+    const locations =
+      project.service.findRenameLocations(fileName, position, false, false, { providePrefixAndSuffixTextForRename: true }) ?? [];
+    const byFile = new Map<string, Array<{ span: { start: number; length: number }; newText: string }>>();
+    for (const l of locations) {
+      const list = byFile.get(l.fileName) ?? [];
+      list.push({ span: l.textSpan, newText: `${l.prefixText ?? ""}${RENAME.to}${l.suffixText ?? ""}` });
+      byFile.set(l.fileName, list);
+    }
+    for (const [file, changes] of byFile) applyEdits(project.text(file)!, changes);
+    return { files: byFile.size, locations: locations.length };
+  } finally {
+    project.service.dispose();
+  }
+}
+
+function rawMove(compiler: RawCompiler, root: string, rootFiles: readonly string[]): { files: number; edits: number } {
+  const project = loadRaw(compiler, root, rootFiles);
+  try {
+    const settings = compiler.ts.getDefaultFormatCodeSettings("\n");
+    const byFile = new Map<string, import("typescript").TextChange[]>();
+    for (const [from, to] of MOVE_PAIRS) {
+      for (const edit of project.service.getEditsForFileRename(path.join(root, from), path.join(root, to), settings, {})) {
+        byFile.set(edit.fileName, [...(byFile.get(edit.fileName) ?? []), ...edit.textChanges]);
+      }
+    }
+    let edits = 0;
+    for (const [file, changes] of byFile) {
+      const text = project.text(file);
+      if (text !== undefined) applyEdits(text, changes);
+      edits += changes.length;
+    }
+    return { files: byFile.size, edits };
+  } finally {
+    project.service.dispose();
+  }
+}
+
+function rawLoad(compiler: RawCompiler, root: string, rootFiles: readonly string[]): number {
+  const project = loadRaw(compiler, root, rootFiles);
+  const count = project.program.getSourceFiles().length;
+  project.service.dispose();
+  return count;
+}
+
+export interface TsRow {
+  op: "rename_symbol" | "move";
+  corpus: string;
+  what: string;
+  /** Files the bot changes / locations (rename) or files moved (move). */
+  bot_summary: string;
+  raw_summary: string;
+  ms: Record<string, number>;
+  versions: Record<string, string>;
+  samples: Record<string, number[]>;
+}
+
+async function tools(): Promise<{ rename: AnyToolDefinition; move: AnyToolDefinition }> {
+  const pi = createToolAPI();
+  return { rename: (await renameFactory(pi)) as AnyToolDefinition, move: (await moveFactory(pi)) as AnyToolDefinition };
+}
+
+function summaryOf(details: unknown): string {
+  const d = details as { references?: number; files?: string[]; moved?: unknown[]; updated?: string[]; importsUpdated?: number } | undefined;
+  if (!d) return "nothing";
+  if (d.references !== undefined) return `${d.references} references in ${d.files?.length ?? 0} files`;
+  return `${d.moved?.length ?? 0} files moved, ${d.importsUpdated ?? 0} imports in ${d.updated?.length ?? 0} files`;
+}
+
+export async function benchTs(project: Corpus, runs: number): Promise<TsRow[]> {
+  const { rename, move } = await tools();
+  const rootFiles = (await walk(project.dir)).filter((file) => CODE.some((ext) => file.endsWith(ext))).sort();
+  const declaration = readFileSync(path.join(project.dir, RENAME.file), "utf8");
+  const position = declaration.indexOf(RENAME.marker) + "function ".length;
+  const raws = compilers();
+  const versions = Object.fromEntries([["bot (ts-morph's TS)", tsMorphTs.version], ...raws.map((c) => [c.label, c.version])]);
+
+  const botRun = async (which: "rename" | "move"): Promise<string> => {
+    const params = which === "rename" ? { from: RENAME.from, to: RENAME.to } : { paths: MOVE_PAIRS.flat() };
+    const execution = await executeTool(which === "rename" ? rename : move, params, new FsWorkspace(project.dir), "bench");
+    if (execution.result.isError || execution.actions.length !== 1) throw new Error(`${which} failed: ${JSON.stringify(execution.result.content)}`);
+    return summaryOf(execution.actions[0]!.details);
+  };
+
+  const rows: TsRow[] = [];
+  for (const op of ["rename_symbol", "move"] as const) {
+    log(`${op} on ${project.name}`);
+    const samples: Record<string, number[]> = { bot: [] };
+    for (const [i] of raws.entries()) {
+      samples[`raw${i}`] = [];
+      samples[`load${i}`] = [];
+    }
+    let botSummary = "";
+    let rawSummary = "";
+    const peers: Array<() => Promise<void>> = [
+      async () => {
+        const t = await timed(() => botRun(op === "rename_symbol" ? "rename" : "move"));
+        samples.bot!.push(t.ms);
+        botSummary = t.value;
+      },
+      ...raws.flatMap((compiler, i) => [
+        async () => {
+          const t = await timed(() => (op === "rename_symbol" ? rawRename(compiler, project.dir, rootFiles, position) : rawMove(compiler, project.dir, rootFiles)));
+          samples[`raw${i}`]!.push(t.ms);
+          if (i === 0) {
+            const v = t.value as { files: number; locations?: number; edits?: number };
+            rawSummary = v.locations !== undefined ? `${v.locations} locations in ${v.files} files` : `${v.edits} edits in ${v.files} files`;
+          }
+        },
+        async () => void samples[`load${i}`]!.push((await timed(() => rawLoad(compiler, project.dir, rootFiles))).ms),
+      ]),
+    ];
+    for (const peer of peers) await peer(); // warm-up: JIT and lib parses
+    for (const key of Object.keys(samples)) samples[key] = [];
+    for (let r = 0; r < runs; r++) for (const peer of rotate(peers, r)) await peer();
+    const ms: Record<string, number> = { bot: median(samples.bot!) };
+    raws.forEach((_, i) => {
+      ms[i === 0 ? "raw_ls" : "raw_ls_same_ts"] = median(samples[`raw${i}`]!);
+      ms[i === 0 ? "program_load" : "program_load_same_ts"] = median(samples[`load${i}`]!);
+    });
+    rows.push({
+      op,
+      corpus: project.name,
+      what: op === "rename_symbol" ? `${RENAME.from} → ${RENAME.to}` : `${MOVE_PAIRS.map(([a, b]) => `${a} → ${b}`).join(", ")}`,
+      bot_summary: botSummary,
+      raw_summary: rawSummary,
+      ms,
+      versions,
+      samples,
+    });
+  }
+  return rows;
+}
