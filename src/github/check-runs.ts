@@ -14,8 +14,11 @@ export const GATE_CHECK_NAME = "resolve-bot";
 export const ACTION_CHECK_PREFIX = "resolve-bot: ";
 /** GitHub's limit on output.summary and output.text. */
 export const OUTPUT_LIMIT = 65_535;
-const ANNOTATIONS_PER_REQUEST = 50;
-const MAX_ANNOTATIONS = 150;
+/**
+ * GitHub takes 50 annotations per request; more would cost one more write per 50 hunks. The first
+ * 50 hunks are annotated and the text holds the whole diff, so a preview's cost stays flat.
+ */
+const MAX_ANNOTATIONS = 50;
 
 interface CheckRun {
   id: number;
@@ -117,7 +120,8 @@ export class CheckRunStore implements PendingActionStore {
     if (state.names.has(name)) name = `${name} (#${record.seq})`;
     const preview = "preview" in content ? content.preview : { summary: "", diff: "" };
     // Annotations point at lines of the commit the preview was made on; a carried run has none.
-    const annotations = diffHunks(preview.diff)
+    const hunks = diffHunks(preview.diff);
+    const annotations = hunks
       .slice(0, MAX_ANNOTATIONS)
       .map((hunk) => ({
         path: hunk.path,
@@ -129,7 +133,7 @@ export class CheckRunStore implements PendingActionStore {
       }));
     const output = {
       title: limitTitle(record.label),
-      summary: this.actionSummary(record, preview, content.note ?? ""),
+      summary: this.actionSummary(record, preview, content.note ?? "", hunks.length),
       text: "carriedText" in content ? content.carriedText : this.diffText(preview.diff),
     };
     const { data } = await this.octokit.rest.checks.create({
@@ -140,27 +144,19 @@ export class CheckRunStore implements PendingActionStore {
       status: "in_progress",
       external_id: record.id,
       started_at: new Date().toISOString(),
-      output: { ...output, annotations: annotations.slice(0, ANNOTATIONS_PER_REQUEST) },
+      output: { ...output, annotations },
     });
-    // GitHub takes 50 annotations per request; later updates append.
-    for (let start = ANNOTATIONS_PER_REQUEST; start < annotations.length; start += ANNOTATIONS_PER_REQUEST) {
-      await this.octokit.rest.checks.update({
-        owner: this.pr.owner,
-        repo: this.pr.repo,
-        check_run_id: data.id,
-        output: { title: output.title, summary: output.summary, annotations: annotations.slice(start, start + ANNOTATIONS_PER_REQUEST) },
-      });
-    }
     state.names.add(name);
     state.maxSeq = Math.max(state.maxSeq, record.seq);
     state.pending.push({ runId: data.id, record, text: output.text });
   }
 
-  private actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string): string {
+  private actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string, hunks: number): string {
     const parts = [
       note,
       `**${text(record.label)}** — previewed on ${short(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
       preview.summary ? truncate(text(preview.summary), 8_000).text : "",
+      hunks > MAX_ANNOTATIONS ? `The first ${MAX_ANNOTATIONS} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
       `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
     ].filter(Boolean);
     return `${parts.join("\n\n")}\n\n${encodeRecord(record)}`;
