@@ -109,7 +109,16 @@ export function findDeclarations(project: TsProject, query: string, file?: strin
   const dot = query.lastIndexOf(".");
   const container = dot > 0 ? query.slice(0, dot) : undefined;
   const name = dot > 0 ? query.slice(dot + 1) : query;
-  const items = project.service.getNavigateToItems(name, undefined, file === undefined ? undefined : toAbs(file), false);
+  // navigateTo's fuzzy search over every file is the slow part of a rename; a declaration of
+  // `name` can only be in a file whose text contains it, so only those files are searched.
+  const searched =
+    file !== undefined
+      ? [toAbs(file)]
+      : project.program
+          .getSourceFiles()
+          .filter((sourceFile) => toRel(sourceFile.fileName) !== undefined && sourceFile.text.includes(name))
+          .map((sourceFile) => sourceFile.fileName);
+  const items = searched.flatMap((fileName) => project.service.getNavigateToItems(name, undefined, fileName, false));
   const checker = project.program.getTypeChecker();
   const found: Declaration[] = [];
   for (const item of items) {
