@@ -55,6 +55,8 @@ function configErrorReply(errors: string[]): string {
 
 /** The first command the actor may not run, with the permission it needs. */
 async function refusal(octokit: GitHubClient, repo: RepoRef, actor: string, config: RepoConfig, commands: string[]): Promise<string | undefined> {
+  // Whoever can comment can read: read-only commands (/help, /pending) need no lookup.
+  if (commands.every((command) => requiredPermission(config, command) === "read")) return undefined;
   const level = await permissionOf(octokit, repo, actor);
   for (const command of commands) {
     const needed = requiredPermission(config, command);
