@@ -77,15 +77,23 @@ export async function onIssueComment(context: Context<"issue_comment.created">, 
   const repo = context.repo();
   const number = payload.issue.number;
   const actor: Actor = { login: payload.comment.user!.login, id: payload.comment.user!.id };
-  await react(context.octokit, repo, payload.comment.id, "eyes");
+  // The acknowledgement is a courtesy: if it fails, the command still runs.
+  await react(context.octokit, repo, payload.comment.id, "eyes").catch((error: unknown) => context.log.warn({ err: error }, "👀 reaction failed"));
   deps.queue.enqueue(prKey(repo, number), async () => {
     const ok = await runCommentCommands(context, deps, repo, number, actor, commands).catch(async (error: unknown) => {
-      context.log.error({ err: error }, "resolve-bot failed on a comment");
-      await reply(context.octokit, repo, number, "Something went wrong inside resolve-bot while running this comment; the error is in the app's log. If a commit was made, the reply above or the checks say so.");
+      await replyInternalError(context, repo, number, error);
       return false;
     });
     await react(context.octokit, repo, payload.comment.id, ok ? "rocket" : "confused");
   });
+}
+
+const INTERNAL_ERROR =
+  "Something went wrong inside resolve-bot; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
+
+async function replyInternalError(context: Context, repo: RepoRef, number: number, error: unknown): Promise<void> {
+  context.log.error({ err: error }, "resolve-bot failed");
+  await reply(context.octokit, repo, number, INTERNAL_ERROR);
 }
 
 async function runCommentCommands(
@@ -129,20 +137,32 @@ export async function onRequestedAction(context: Context<"check_run.requested_ac
   if (!deps.queue.firstDelivery(context.id)) return;
   const repo = context.repo();
   const actor: Actor = { login: payload.sender.login, id: payload.sender.id };
-  deps.queue.enqueue(prKey(repo, number), async () => {
-    const octokit = context.octokit;
-    const loaded = await loadRepoConfig(configReader(context), deps.registry);
-    if (!loaded.ok) return replySteered(octokit, repo, number, configErrorReply(loaded.errors), deps.appId);
-    const refused = await refusal(octokit, repo, actor.login, loaded.config, ["resolve"]);
-    if (refused) return replySteered(octokit, repo, number, refused, deps.appId);
-    const pr = await readPullRequest(octokit, repo, number);
-    const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id) });
-    const reason = `${identifier === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${actor.login}`;
-    const outcome = await deps.runtime.resolve(identifier, reason, session.context);
-    await session.store.updateGate();
-    const body = renderOutcome({ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }, session.commitUrl);
-    await reply(octokit, repo, number, withSteering(body, steeringLine(await session.store.list())));
-  });
+  deps.queue.enqueue(prKey(repo, number), () =>
+    resolveFromButton(context, deps, repo, number, actor, identifier).catch((error: unknown) => replyInternalError(context, repo, number, error)),
+  );
+}
+
+async function resolveFromButton(
+  context: Context<"check_run.requested_action">,
+  deps: HandlerDeps,
+  repo: RepoRef,
+  number: number,
+  actor: Actor,
+  identifier: "apply" | "discard",
+): Promise<void> {
+  const { payload } = context;
+  const octokit = context.octokit;
+  const loaded = await loadRepoConfig(configReader(context), deps.registry);
+  if (!loaded.ok) return replySteered(octokit, repo, number, configErrorReply(loaded.errors), deps.appId);
+  const refused = await refusal(octokit, repo, actor.login, loaded.config, ["resolve"]);
+  if (refused) return replySteered(octokit, repo, number, refused, deps.appId);
+  const pr = await readPullRequest(octokit, repo, number);
+  const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id) });
+  const reason = `${identifier === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${actor.login}`;
+  const outcome = await deps.runtime.resolve(identifier, reason, session.context);
+  await session.store.updateGate();
+  const body = renderOutcome({ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }, session.commitUrl);
+  await reply(octokit, repo, number, withSteering(body, steeringLine(await session.store.list())));
 }
 
 /**

@@ -114,3 +114,15 @@ test("fork pull requests: previews work; apply is refused with a patch ready for
   expect(repositoryWrites()).toEqual([]);
   expect(runsOn(bot, REPO, fork.headSha).find((run) => run.name.startsWith("resolve-bot: AST Edit"))?.status).toBe("in_progress");
 });
+
+test("an unexpected GitHub failure gets an apology, 😕, and no repository writes", async () => {
+  const fault = bot.gh.injectFault({ method: "GET", path: "/repos/:o/:r/tarball/*", status: 404 });
+  const result = await comment(bot, REPO, prNumber, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  expect(fault.hits).toBe(1);
+  expect(result.done).toBe("confused");
+  expect(result.reply).toBe(
+    "Something went wrong inside resolve-bot; the error is in the app's log. Nothing was committed unless a reply or a check run says so.",
+  );
+  expect(repositoryWrites()).toEqual([]);
+  expect(bot.output()).toContain("resolve-bot failed");
+});
