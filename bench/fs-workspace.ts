@@ -1,10 +1,10 @@
 /**
  * A workspace over a plain directory (no git), read from the file system like the ast-grep CLI
- * reads it: the bench's stand-in for DirectoryWorkspace (which needs `git ls-files`).
+ * reads it: DirectoryWorkspace's reading (which lists with `git ls-files`) over a walked listing.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { Workspace } from "../src/workspace/workspace.js";
+import { DirectoryWorkspace } from "../src/local/directory-workspace.js";
 import { DEFAULT_LIMITS } from "../src/workspace/limits.js";
 
 /** Every regular file below `root`, posix and relative, unsorted. */
@@ -24,29 +24,18 @@ export async function walk(root: string): Promise<string[]> {
   return out;
 }
 
-export class FsWorkspace extends Workspace {
-  readonly revision: string;
-
-  constructor(readonly root: string) {
+/**
+ * DirectoryWorkspace (the local front end's reading: `lstat` checks, synchronous reads, no reads
+ * through symbolic links) over a directory listed by walking it instead of `git ls-files`.
+ */
+export class FsWorkspace extends DirectoryWorkspace {
+  constructor(root: string) {
     // The corpora are bigger than a repository's default limits allow (20,000 files / 200 MB is fine; keep them).
-    super({ ...DEFAULT_LIMITS });
-    this.revision = `dir:${path.basename(root)}`;
+    super(root, `dir:${path.basename(root)}`, { ...DEFAULT_LIMITS });
   }
 
-  protected listAll(): Promise<string[]> {
+  /** Regular files only (walk skips symbolic links and does not descend into linked directories). */
+  protected override listAll(): Promise<string[]> {
     return walk(this.root);
-  }
-
-  protected async sizeOf(file: string): Promise<number | undefined> {
-    try {
-      const stats = await stat(path.join(this.root, file));
-      return stats.isFile() ? stats.size : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  protected readRaw(file: string): Promise<Uint8Array> {
-    return readFile(path.join(this.root, file));
   }
 }

@@ -70,6 +70,12 @@ export interface BenchResults {
   met: Record<string, boolean | null>;
 }
 
+/** How many files the bot skipped (syntax errors) over all rewrites, as a note; "" when none. */
+function skippedNote(rows: readonly AstEditRow[]): string {
+  const skipped = rows.reduce((n, r) => n + r.skipped_files, 0);
+  return skipped > 0 ? `; files the bot left alone and named because they do not parse cleanly are not compared: ${skipped} over all rewrites` : "";
+}
+
 function sum(rows: readonly AstEditRow[], pick: (row: AstEditRow) => number | null): number | null {
   let total = 0;
   for (const row of rows) {
@@ -236,7 +242,7 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
     );
     for (const row of a.rows) {
       lines.push(
-        `| ${row.corpus} | \`${row.pat}\` → \`${row.out}\` | ${row.files_changed} / ${row.replacements} | ${row.prefilter_pass} | ${fmtMs(row.ms.bot)} | ${fmtMs(row.ms.bot_with_diff)} | ${fmtMs(row.ms.bot_memory_ws)} | ${fmtMs(row.ms.bot_replay)} | ${fmtMs(row.ms.ast_grep_cli_json)} / ${fmtMs(row.ms.ast_grep_cli_update)} | ${row.ms.jscodeshift === null ? "–" : `${fmtMs(row.ms.jscodeshift)} (${row.jscodeshift_matches})`} | ${fmtMs(row.ms.floor)} | ${fmtRatio(ratio(row.ms.ast_grep_cli, row.ms.bot))} | ${fmtRatio(row.ms.jscodeshift === null ? null : ratio(row.ms.jscodeshift, row.ms.bot, 1))} | ${fmtRatio(ratio(row.ms.bot, row.ms.floor))} | ${row.differing_files_vs_cli} |`,
+        `| ${row.corpus} | \`${row.pat}\` → \`${row.out}\` | ${row.files_changed} / ${row.replacements} | ${row.prefilter_pass} | ${fmtMs(row.ms.bot)} | ${fmtMs(row.ms.bot_with_diff)} | ${fmtMs(row.ms.bot_memory_ws)} | ${fmtMs(row.ms.bot_replay)} | ${fmtMs(row.ms.ast_grep_cli_json)} / ${fmtMs(row.ms.ast_grep_cli_update)} | ${row.ms.jscodeshift === null ? "–" : `${fmtMs(row.ms.jscodeshift)} (${row.jscodeshift_matches})`} | ${fmtMs(row.ms.floor)} | ${fmtRatio(ratio(row.ms.ast_grep_cli, row.ms.bot))} | ${fmtRatio(row.ms.jscodeshift === null ? null : ratio(row.ms.jscodeshift, row.ms.bot, 1))} | ${fmtRatio(ratio(row.ms.bot, row.ms.floor))} | ${row.differing_files_vs_cli}${row.skipped_files > 0 ? ` (${row.skipped_files} skipped)` : ""} |`,
       );
     }
     lines.push("");
@@ -244,7 +250,7 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
       `Headline (${r.corpus.name}, sum of the three rewrites' medians): **${fmtRatio(a.speedup_vs_ast_grep_cli)} faster than the ast-grep CLI**${mark(r.met["ast_edit.speedup_vs_ast_grep_cli"])} (target ≥ ${TARGETS.speedup_vs_ast_grep_cli}×; worst single rewrite ${fmtRatio(a.worst_speedup_vs_ast_grep_cli)}), ` +
         `**${fmtRatio(a.speedup_vs_jscodeshift)} faster than jscodeshift**${mark(r.met["ast_edit.speedup_vs_jscodeshift"])} (target ≥ ${TARGETS.speedup_vs_jscodeshift}×), ` +
         `**${fmtRatio(a.ratio_to_floor)} the read + prefilter floor**${mark(r.met["ast_edit.ratio_to_floor"])} (target ≤ ${TARGETS.ratio_to_floor}×; worst ${fmtRatio(a.worst_ratio_to_floor)}). ` +
-        `Output identical to the CLI: **${a.identical_to_cli ? "yes" : "NO"}** (${a.differing_files_vs_cli} differing files)${mark(a.identical_to_cli)}.`,
+        `Output identical to the CLI: **${a.identical_to_cli ? "yes" : "NO"}** (${a.differing_files_vs_cli} differing files${skippedNote(a.rows)})${mark(a.identical_to_cli)}.`,
       "",
       `Bot over a MemoryWorkspace (files already in memory, as the PR tarball is in production): ${fmtRatio(a.memory_ws.speedup_vs_ast_grep_cli)} faster than the CLI, ${fmtRatio(a.memory_ws.speedup_vs_jscodeshift)} faster than jscodeshift, ${fmtRatio(a.memory_ws.ratio_to_floor)} the floor.`,
       "",

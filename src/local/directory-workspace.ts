@@ -2,14 +2,30 @@
  * The files of a local checkout: what git would track (tracked plus untracked-not-ignored),
  * read from the work tree. Symbolic links and anything that resolves outside the root are
  * not regular files here, so nothing is read through them.
+ *
+ * Reads are synchronous: this workspace serves the local command line (one command per process),
+ * and for files in the page cache a tight loop of `lstatSync`/`readFileSync` is several times
+ * faster than the same calls through `fs.promises` (each of those is a round trip through libuv's
+ * thread pool, and `readFile` adds an `fstat` and chunked reads): on 3,124 files, ≈ 45 ms against
+ * ≈ 220 ms (see bench/README.md).
  */
-import { lstat, readFile, realpath } from "node:fs/promises";
+import { closeSync, constants, lstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Workspace } from "../workspace/workspace.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import { git } from "./git.js";
 
+/** Opening fails on a symbolic link (ELOOP) where the platform has O_NOFOLLOW. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
 export class DirectoryWorkspace extends Workspace {
+  /**
+   * Directories below the root (relative; "" is the root) by whether they are real directories
+   * reached through real directories only, i.e. no symbolic link on the way. Each is checked once.
+   */
+  private readonly realDirectories = new Map<string, boolean>([["", true]]);
+
+  /** `root` must be a canonical path (realpath): paths below it are checked component by component. */
   constructor(
     readonly root: string,
     readonly revision: string,
@@ -22,24 +38,54 @@ export class DirectoryWorkspace extends Workspace {
     const output = await git(this.root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate"]);
     const paths = output.split("\0").filter(Boolean);
     // Deleted-but-tracked files are listed by --cached; keep only what exists on disk.
-    const present = await Promise.all(paths.map(async (file) => ((await this.sizeOf(file)) === undefined ? undefined : file)));
-    return present.filter((file): file is string => file !== undefined);
+    return paths.filter((file) => this.regularFileSize(file) !== undefined);
   }
 
   protected async sizeOf(file: string): Promise<number | undefined> {
-    const absolute = path.join(this.root, file);
+    return this.regularFileSize(file);
+  }
+
+  /**
+   * The size of `file` when it is a regular file (not a symbolic link) whose directories are real
+   * directories below the root (none is a symbolic link): then its real path is root/file, inside
+   * the root. Otherwise undefined. This is what `realpath(file)` inside the root guarantees, with
+   * one `lstat` per file and one per directory instead of a `realpath` (a `lstat` per component)
+   * per file.
+   */
+  private regularFileSize(file: string): number | undefined {
+    const slash = file.lastIndexOf("/");
+    if (slash >= 0 && !this.isRealDirectory(file.slice(0, slash))) return undefined;
     try {
-      const stats = await lstat(absolute);
-      if (!stats.isFile()) return undefined;
-      const real = await realpath(absolute);
-      if (!real.startsWith(this.root + path.sep)) return undefined;
-      return stats.size;
+      const stats = lstatSync(path.join(this.root, file));
+      return stats.isFile() ? stats.size : undefined;
     } catch {
       return undefined;
     }
   }
 
+  private isRealDirectory(dir: string): boolean {
+    const known = this.realDirectories.get(dir);
+    if (known !== undefined) return known;
+    const slash = dir.lastIndexOf("/");
+    let real = slash < 0 || this.isRealDirectory(dir.slice(0, slash));
+    if (real) {
+      try {
+        real = lstatSync(path.join(this.root, dir)).isDirectory();
+      } catch {
+        real = false;
+      }
+    }
+    this.realDirectories.set(dir, real);
+    return real;
+  }
+
   protected async readRaw(file: string): Promise<Uint8Array> {
-    return readFile(path.join(this.root, file));
+    // O_NOFOLLOW: should the file have become a symbolic link since it was checked, it is not followed.
+    const fd = openSync(path.join(this.root, file), READ_FLAGS);
+    try {
+      return readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 }

@@ -1,11 +1,13 @@
 // Design: napi matches in-process; $A/$$$A expansion and re-indent re-implemented in TS (ast-grep/template.ts), parity-tested vs CLI 0.51.1. Not the CLI: --json
-// adds spawn + temp files to the CLI's own 58-123 ms/pattern on rxjs/src (251 files, 2 cores, quiet), so it can't beat it. napi parse of all 251: 75 ms sync, 50 ms parseAsync,
-// 60 ms findInFiles (disk only). Tool: 22-117 ms first run (prefilter skips most parses), 7-72 ms on replay (trees + results cached); broad patterns are parse-bound.
+// adds spawn + temp files to the CLI's own run. The text prefilter skips most parses; files that pass are parsed with parseAsync in bounded batches and no tree
+// is kept (native memory V8 does not see); replay reuses cached results of the parsed files. Numbers: bench/README.md.
 /**
  * The built-in `ast_edit` tool (spec §4): structural search and replace with ast-grep patterns.
  * It previews with a dry run and pushes one pending action whose change set holds the rewritten
  * files; apply stages exactly that change. Output is byte-identical to running
- * `ast-grep run -p PAT -r OUT -U` once per op, in order, on the same files.
+ * `ast-grep run -p PAT -r OUT -U` once per op, in order, on the same files, for files that parse
+ * cleanly; a file a pattern matches in whose parse tree holds ERROR nodes is left alone and named
+ * in the reply (see rewrite.ts RewriteResult.unparsable).
  */
 import type { Static } from "@sinclair/typebox";
 import { errorResult, textResult, UserError, type ToolResult } from "../core/result.js";
@@ -25,6 +27,26 @@ export interface AstEditDetails {
   ops: AstEditOp[];
   replacements: number;
   files: Array<{ path: string; replacements: number }>;
+  /**
+   * Files a pattern matched in but that were left alone because they do not parse cleanly (the
+   * tree holds ERROR nodes). Only present when there are some, so details (and digests) of
+   * commands without such files are what they were before.
+   */
+  skipped?: string[];
+}
+
+/** How many skipped files the reply names; the rest are counted. */
+const SKIPPED_NAMED = 10;
+
+/** The reply line naming the files left alone because they do not parse cleanly. */
+export function skippedLine(paths: readonly string[]): string {
+  const named = paths.slice(0, SKIPPED_NAMED).join(", ");
+  const rest = paths.length - SKIPPED_NAMED;
+  const which = paths.length === 1 ? "file that does not" : "files that do not";
+  return (
+    `Skipped ${paths.length} ${which} parse cleanly (resolve-bot does not edit code its parser cannot read): ` +
+    `${named}${rest > 0 ? ` and ${rest} more` : ""}`
+  );
 }
 
 
@@ -149,7 +171,7 @@ const factory: CustomToolFactory = (pi) => {
       "Structural search and replace with ast-grep patterns (TypeScript, TSX, JavaScript, HTML, CSS). " +
       "Each op rewrites every match of `pat` into `out`: metavariables $A (one node) and $$$A (a list) in `out` insert what " +
       "the pattern captured, and an empty `out` deletes the match. Ops run in order, each on the previous one's output, exactly " +
-      "like `ast-grep run -p PAT -r OUT -U` run once per op. Words after the options are paths (files, directories, globs; " +
+      "like `ast-grep run -p PAT -r OUT -U` run once per op; a file that does not parse cleanly is left alone and named. Words after the options are paths (files, directories, globs; " +
       'default "."). Shows the diff first; /resolve apply commits it.',
     parameters,
     positionals: ["paths"],
@@ -190,9 +212,16 @@ const factory: CustomToolFactory = (pi) => {
         }
       }
 
-      const rewritten = (await rewriteFiles(compiled, files)).filter((file) => file.replacements > 0);
+      const results = await rewriteFiles(compiled, files);
+      const rewritten = results.filter((file) => !file.unparsable && file.replacements > 0);
+      const skipped = results.filter((file) => file.unparsable).map((file) => file.path);
+      const skippedLines = skipped.length > 0 ? [skippedLine(skipped)] : [];
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
-      if (total === 0) return textResult("No replacements made");
+      if (total === 0) {
+        if (skipped.length === 0) return textResult("No replacements made");
+        const none: AstEditDetails = { ops, replacements: 0, files: [], skipped };
+        return textResult(["No replacements made", ...skippedLines].join("\n"), none);
+      }
 
       const changes = pi.newChangeSet();
       for (const file of rewritten) await changes.write(file.path, file.text);
@@ -202,6 +231,7 @@ const factory: CustomToolFactory = (pi) => {
         ops,
         replacements: total,
         files: rewritten.map((file) => ({ path: file.path, replacements: file.replacements })),
+        ...(skipped.length > 0 ? { skipped } : {}),
       };
       pi.pushPendingAction({
         label,
@@ -214,7 +244,7 @@ const factory: CustomToolFactory = (pi) => {
         },
       });
       const lines = rewritten.map((file) => `- ${file.path}: ${plural(file.replacements, "replacement")}`);
-      return textResult([label, ...lines].join("\n"), details);
+      return textResult([label, ...lines, ...skippedLines].join("\n"), details);
     },
   };
 };

@@ -170,6 +170,40 @@ describe("ast_edit output is byte-identical to ast-grep run -U", () => {
     expectSameTrees(after, expected);
   });
 
+  test("a file that does not parse cleanly is left alone and named; the others match the CLI", async () => {
+    const dir = path.join(scratch, "syntax-error-src");
+    const files: Record<string, string> = {
+      // `in out` variance annotations: tree-sitter-typescript parses this with ERROR nodes
+      "bad.ts": "class A<in out T> {}\nconsole.log(1);\n",
+      "good.ts": "export function f() {\n  console.log(2, 3);\n}\n",
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    const before = readTree(dir);
+    const ops = [{ pat: "console.log($$$A)", out: "logger.debug($$$A)" }];
+    const expected = await cliRewrite(dir, ops);
+    const { after, text, details, actions } = await toolRewrite(before, { ops, paths: ["."] });
+    expect(text).toBe(
+      "AST Edit: 1 replacement in 1 file\n- good.ts: 1 replacement\n" +
+        "Skipped 1 file that does not parse cleanly (resolve-bot does not edit code its parser cannot read): bad.ts",
+    );
+    expect(details).toMatchObject({ replacements: 1, files: [{ path: "good.ts", replacements: 1 }], skipped: ["bad.ts"] });
+    expect(actions).toHaveLength(1);
+    expect(after.get("bad.ts")!.equals(before.get("bad.ts")!)).toBe(true);
+    expect(changedFiles(before, after)).toBe(1);
+    expectSameTrees(new Map([...after].filter(([file]) => file !== "bad.ts")), new Map([...expected].filter(([file]) => file !== "bad.ts")));
+
+    // every matching file skipped: nothing pushed, the skipped line after "No replacements made"
+    const only = await toolRewrite(before, { ops, paths: ["bad.ts"] });
+    expect(only.text).toBe(
+      "No replacements made\nSkipped 1 file that does not parse cleanly (resolve-bot does not edit code its parser cannot read): bad.ts",
+    );
+    expect(only.actions).toEqual([]);
+    expect(changedFiles(before, only.after)).toBe(0);
+  });
+
   test("the command-line form (--pat/--out pairs) gives the same result as ops", async () => {
     const ops = [
       { pat: "isFunction($A)", out: "typeof $A === 'function'" },

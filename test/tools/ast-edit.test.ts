@@ -2,13 +2,18 @@ import astEdit, { collectOps, summary } from "../../src/tools/ast-edit.js";
 import { applyAction, createToolAPI, executeTool } from "../../src/core/execution.js";
 import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
-import { MemoryWorkspace } from "../../src/workspace/workspace.js";
+import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
 import { ChangeSet } from "../../src/workspace/changeset.js";
 import { expandTemplate, indentAt, parseTemplate } from "../../src/tools/ast-grep/template.js";
 import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tools/ast-grep/prefilter.js";
 import { langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
 import { compileOp, prepareOp, rewriteText } from "../../src/tools/ast-grep/rewrite.js";
 import { Lang } from "@ast-grep/napi";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
 
 let tool: AnyToolDefinition;
 
@@ -28,7 +33,7 @@ function workspace(extra: Record<string, string | Uint8Array> = {}): MemoryWorks
   });
 }
 
-async function run(params: Record<string, unknown>, ws = workspace()) {
+async function run(params: Record<string, unknown>, ws: Workspace = workspace()) {
   const execution = await executeTool(tool, params, ws, "call-1");
   return { ...execution, text: resultText(execution.result), ws };
 }
@@ -257,6 +262,35 @@ describe("ast_edit apply", () => {
   });
 });
 
+describe("ast_edit over a local checkout (DirectoryWorkspace)", () => {
+  test("nothing is read through a symbolic link, to a file or through a directory", async () => {
+    const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "ast-edit-dir-")));
+    try {
+      const repo = path.join(base, "repo");
+      const outside = path.join(base, "outside");
+      mkdirSync(path.join(repo, "src"), { recursive: true });
+      mkdirSync(path.join(repo, "lib"));
+      mkdirSync(outside);
+      writeFileSync(path.join(repo, "src/a.ts"), "console.log(1);\n");
+      writeFileSync(path.join(repo, "lib/x.ts"), "console.log(2);\n");
+      writeFileSync(path.join(outside, "x.ts"), "console.log(3);\n");
+      execFileSync("git", ["init", "-q"], { cwd: repo });
+      execFileSync("git", ["add", "-A"], { cwd: repo });
+      // lib/x.ts stays in the index (--cached) but lib/ is now a link to a directory outside
+      rmSync(path.join(repo, "lib"), { recursive: true });
+      symlinkSync(outside, path.join(repo, "lib"));
+      symlinkSync(path.join(outside, "x.ts"), path.join(repo, "src/link.ts"));
+      const ws = new DirectoryWorkspace(repo, "working tree");
+      expect(await ws.list()).toEqual(["src/a.ts"]);
+      const { actions, text } = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }] }, ws);
+      expect(text).toBe("AST Edit: 1 replacement in 1 file\n- src/a.ts: 1 replacement");
+      expect(await fileAfter(actions[0]!.changes!, "src/a.ts")).toBe("log(1);\n");
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("template expansion (the CLI's rules)", () => {
   function expand(source: string, pat: string, out: string): string {
     const op = compileOp(pat, out);
@@ -309,9 +343,68 @@ describe("prefilter", () => {
     expect(requiredWords("foo() // note")).toEqual([]);
   });
 
-  test("matching is case-insensitive and never drops a file holding the words", () => {
+  test("matching is case-insensitive by default (HTML, CSS) and never drops a file holding the words", () => {
     expect(mayMatch("CONSOLE.LOG(1)", ["console", "log"])).toBe(true);
     expect(mayMatch("console.info(1)", ["console", "log"])).toBe(false);
+  });
+
+  test("for TypeScript, TSX and JavaScript words keep their case", () => {
+    expect(requiredWords("new Error($$$A)", true)).toEqual(["Error", "new"]);
+    expect(requiredWords("new Error($$$A)")).toEqual(["error", "new"]);
+    expect(mayMatch("throw new error('x')", ["Error", "new"], false, true)).toBe(false);
+    expect(mayMatch("throw new Error('x')", ["Error", "new"], false, true)).toBe(true);
+    expect(mayMatch("throw new Error('x')", ["Error", "new"], true, true)).toBe(true);
+    const op = compileOp("new Error($$$A)", "new E($$$A)");
+    prepareOp(op, Lang.TypeScript);
+    expect(rewriteText(op, Lang.TypeScript, "throw new error(1);").replacements).toBe(0);
+    expect(rewriteText(op, Lang.TypeScript, "throw new Error(1);").text).toBe("throw new E(1);");
+    expect(op.words.get(Lang.TypeScript)).toEqual(["Error", "new"]);
+    const html = compileOp("<P>$A</P>", "<q>$A</q>");
+    prepareOp(html, Lang.Html);
+    expect(html.words.get(Lang.Html)).toEqual(["p"]);
+  });
+
+  test("comments: the quick check and the lexer never drop a file whose words occur in code", () => {
+    const words = ["console", "log"];
+    expect(mayMatch("/* x */ console.log(1);\n", words, true, true)).toBe(true);
+    // a line with no comment marker can still be inside a block comment
+    expect(mayMatch("/*\nconsole.log(1)\n*/\nfoo();\n", words, true, true)).toBe(false);
+    // `/*` in a string does not open a comment: the lexer decides
+    expect(mayMatch("const s = '/*'; console.log(1);\n", words, true, true)).toBe(true);
+    expect(mayMatch("const s = '//'; console.log(1);\n", words, true, true)).toBe(true);
+    expect(mayMatch("// console.log\nfoo(); /* log */\n", words, true, true)).toBe(false);
+    expect(mayMatch("x = 1; // a\nconsole.log(2); // console\n", words, true, true)).toBe(true);
+    expect(mayMatch("/** console.log(x) */\n/* log */ console\n.log(1);\n", words, true, true)).toBe(true);
+    // lexing up to a stop returns the comments that start before it
+    expect(typeScriptCommentRanges("a; // c\nb; /* d */", 5)).toEqual([3, 7]);
+    expect(typeScriptCommentRanges("a; // c\nb; /* d */")).toEqual([3, 7, 11, 18]);
+  });
+
+  test("the quick check and the stop agree with lexing whole files (rxjs src)", () => {
+    const dir = path.join(process.cwd(), "node_modules/rxjs/src");
+    const texts = readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => readFileSync(path.join(dir, file), "utf8"));
+    expect(texts.length).toBeGreaterThan(200);
+    const outside = (text: string, word: string, spans: number[]): boolean => {
+      for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+        let inside = false;
+        for (let r = 0; r < spans.length; r += 2) if (at >= spans[r]! && at + word.length <= spans[r + 1]!) inside = true;
+        if (!inside) return true;
+      }
+      return false;
+    };
+    let rejected = 0;
+    for (const words of [["console", "log"], ["Error", "new"], ["undefined"], ["subscriber", "next"], ["isFunction"], ["Observable"], ["operate"]]) {
+      for (const text of texts) {
+        if (!words.every((word) => text.includes(word))) continue;
+        const spans = typeScriptCommentRanges(text);
+        const reference = spans === undefined || words.every((word) => outside(text, word, spans));
+        expect([words, reference ? mayMatch(text, words, true, true) : false]).toEqual([words, reference]);
+        if (!reference) rejected++;
+      }
+    }
+    expect(rejected).toBeGreaterThan(100); // the comparison is not vacuous
   });
 
   test("TypeScript comments do not count, strings and regexes do", () => {

@@ -5,17 +5,20 @@
  *   ast-grep's structural matching is free to differ on);
  * - anything attached to a `$` is dropped whole (metavariables, and `$word` identifiers);
  * - a pattern containing a comment opener yields no words (comments may be trivia);
- * - words are compared case-insensitively (a grammar may alias case-insensitive keywords).
+ * - words keep their case only for languages whose identifiers and keywords are case-sensitive
+ *   (TypeScript, TSX, JavaScript: ast-grep compares leaf text exactly, so a match holds the word
+ *   as written); elsewhere (HTML, CSS: a grammar may alias case-insensitive keywords and tag
+ *   names) they are compared case-insensitively.
  */
 
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
 
-export function requiredWords(pattern: string): string[] {
+export function requiredWords(pattern: string, caseSensitive = false): string[] {
   if (/\/\/|\/\*|<!--/.test(pattern)) return [];
   const withoutMetaVars = pattern.replace(/\$+[A-Za-z0-9_]*/g, " ");
   const words = new Set<string>();
   for (const match of withoutMetaVars.matchAll(WORD)) {
-    words.add(match[0].toLowerCase());
+    words.add(caseSensitive ? match[0] : match[0].toLowerCase());
   }
   // Longest first: the rarest words usually reject a file soonest.
   return [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
@@ -24,26 +27,84 @@ export function requiredWords(pattern: string): string[] {
 /**
  * True when `text` may contain a match: it holds every required word, outside comments when
  * the comments of the language can be told apart with certainty (see typeScriptCommentRanges).
+ * `caseSensitive` words (from requiredWords(pattern, true)) must occur as written; otherwise the
+ * words are lower case and compared case-insensitively.
  */
-export function mayMatch(text: string, words: readonly string[], typescript = false): boolean {
+export function mayMatch(text: string, words: readonly string[], typescript = false, caseSensitive = false): boolean {
   if (words.length === 0) return true;
   let lower: string | undefined;
   for (const word of words) {
     if (text.includes(word)) continue;
+    if (caseSensitive) return false;
     lower ??= text.toLowerCase();
     if (!lower.includes(word)) return false;
   }
   if (!typescript) return true;
-  const spans = typeScriptCommentRanges(text);
+  // Cheap first: a word that occurs, as written, somewhere no comment can be needs no lexing.
+  const uncertain = words.filter((word) => !occursOutsideAnyComment(text, word));
+  if (uncertain.length === 0) return true;
+  // The lexer then only needs to reach the end of the last occurrence of those words (as
+  // written: case-insensitive words may occur in any case, anywhere).
+  let stop = text.length;
+  if (caseSensitive) {
+    stop = 0;
+    for (const word of uncertain) stop = Math.max(stop, text.lastIndexOf(word) + word.length);
+  }
+  const spans = typeScriptCommentRanges(text, stop);
   if (spans === undefined || spans.length === 0) return true;
-  for (const word of words) {
+  for (const word of uncertain) {
     if (occursOutside(text, word, spans)) continue;
+    if (caseSensitive) return false;
     lower ??= text.toLowerCase();
     // Lower-casing can change lengths outside ASCII; then offsets no longer fit the comments.
     if (lower.length !== text.length) continue;
     if (!occursOutside(lower, word, spans)) return false;
   }
   return true;
+}
+
+/** How many occurrences of a word occursOutsideAnyComment looks at before leaving it to the lexer. */
+const QUICK_OCCURRENCES = 32;
+
+/**
+ * Does `word` (identifier characters only) occur at a place that certainly is not inside a
+ * comment, whatever the strings, templates and regular expressions of the text are? False means
+ * "not sure" (the lexer then decides). An occurrence at `at` is outside every comment when
+ * - no `//` precedes it on its line (a line comment ends at the line's end; looking back only to
+ *   a `\n` takes in more of the text when lines end otherwise, which only makes this stricter), and
+ * - no `/*` precedes it, or a `*\/` lies between the last `/*` before it and it: a block comment
+ *   holding `at` would start at or before that last `/*` and end at the first `*\/` after its
+ *   start, so before `at`.
+ * Every `//`, `/*` and `*\/` is taken at face value (even inside a string), which can only make an
+ * occurrence look commented, never the reverse.
+ */
+function occursOutsideAnyComment(text: string, word: string): boolean {
+  let at = text.indexOf(word);
+  for (let seen = 0; at >= 0 && seen < QUICK_OCCURRENCES; seen++) {
+    const lineStart = text.lastIndexOf("\n", at) + 1;
+    let lineComment = false;
+    for (let i = lineStart; i + 1 < at; i++) {
+      if (text.charCodeAt(i) === 47 && text.charCodeAt(i + 1) === 47) {
+        lineComment = true;
+        break;
+      }
+    }
+    if (lineComment) {
+      // the rest of the line is as uncertain
+      const lineEnd = text.indexOf("\n", at);
+      if (lineEnd < 0) return false;
+      at = text.indexOf(word, lineEnd);
+      continue;
+    }
+    const open = at === 0 ? -1 : text.lastIndexOf("/*", at - 1);
+    if (open < 0) return true;
+    const close = text.indexOf("*/", open + 2);
+    if (close >= 0 && close + 2 <= at) return true;
+    // everything up to that `*\/` (or the end) is as uncertain
+    if (close < 0) return false;
+    at = text.indexOf(word, close + 2);
+  }
+  return false;
 }
 
 /** Does `word` occur in `text` outside the comment ranges? */
@@ -72,11 +133,14 @@ function isWordChar(code: number): boolean {
  * regular expression) is uncertain is only accepted when the rest of its line holds nothing that
  * could start a comment, string or template, or change brace depth. TypeScript only: JSX text (in
  * .js/.jsx/.tsx) can hold `//` that is not a comment.
+ * With `stop`, lexing ends at the first token that starts at or after it: the comments returned
+ * are then those starting before `stop` (the text's end is not checked for open templates).
  */
-export function typeScriptCommentRanges(text: string): number[] | undefined {
+export function typeScriptCommentRanges(text: string, stop = text.length): number[] | undefined {
   const ranges: number[] = [];
   let i = 0;
   const n = text.length;
+  const end = Math.min(stop, n);
   /** Brace depth inside each open `${`; the template resumes when its depth returns to 0. */
   const templates: number[] = [];
   /** What the previous significant token was, for regex-vs-division. */
@@ -97,8 +161,22 @@ export function typeScriptCommentRanges(text: string): number[] | undefined {
     }
     return false;
   };
-  while (i < n) {
+  while (i < end) {
     const c = text.charCodeAt(i);
+    if (isWordChar(c)) {
+      const start = i;
+      while (i < n && isWordChar(text.charCodeAt(i))) i++;
+      // Only short lower-case words can be keywords that a regular expression may follow.
+      const length = i - start;
+      const keyword =
+        length >= 2 && length <= 10 && c >= 97 && c <= 122 && !(start > 0 && text.charCodeAt(start - 1) === 46) && REGEX_AFTER_WORD.has(text.slice(start, i));
+      prev = keyword ? "word-regex" : "value";
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
+      i++;
+      continue;
+    }
     if (c === 47) {
       const next = text.charCodeAt(i + 1);
       if (next === 47) {
@@ -187,24 +265,12 @@ export function typeScriptCommentRanges(text: string): number[] | undefined {
       prev = "close";
       continue;
     }
-    if (isWordChar(c)) {
-      const start = i;
-      while (i < n && isWordChar(text.charCodeAt(i))) i++;
-      const word = text.slice(start, i);
-      const afterDot = start > 0 && text.charCodeAt(start - 1) === 46;
-      prev = !afterDot && REGEX_AFTER_WORD.has(word) ? "word-regex" : "value";
-      continue;
-    }
-    if (c === 32 || c === 9 || c === 10 || c === 13) {
-      i++;
-      continue;
-    }
     // `]` ends a value. Uncertain: `)` may close an `if (...)` before a regex, and `++`/`--`
     // may be postfix (then `/` divides) or prefix.
     const postfix = (c === 43 || c === 45) && text.charCodeAt(i - 1) === c;
     prev = c === 93 ? "value" : c === 41 || postfix ? "close" : "punct";
     i++;
   }
-  if (templates.length > 0) return undefined;
+  if (i >= n && templates.length > 0) return undefined;
   return ranges;
 }

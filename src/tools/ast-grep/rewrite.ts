@@ -36,23 +36,42 @@ export function prepareOp(op: CompiledOp, lang: AstLang): void {
   } catch {
     clean = false;
   }
-  op.words.set(lang, clean ? requiredWords(op.pat) : []);
+  op.words.set(lang, clean ? requiredWords(op.pat, isCaseSensitive(lang)) : []);
+}
+
+/** Identifiers and keywords are case-sensitive in these languages (see prefilter.ts). */
+function isCaseSensitive(lang: AstLang): boolean {
+  return lang === Lang.TypeScript || lang === Lang.Tsx || lang === Lang.JavaScript;
 }
 
 /** Could `text` hold a match of the (prepared) op? False means it certainly cannot. */
 export function mayMatchOp(op: CompiledOp, lang: AstLang, text: string): boolean {
-  return mayMatch(text, op.words.get(lang) ?? [], lang === Lang.TypeScript);
+  return mayMatch(text, op.words.get(lang) ?? [], lang === Lang.TypeScript, isCaseSensitive(lang));
 }
 
 export interface RewriteResult {
   text: string;
   replacements: number;
+  /**
+   * The pattern matched, but the parse tree holds ERROR nodes: the text is returned unchanged.
+   * napi parses UTF-16 text and recovers from syntax errors differently from the CLI (UTF-8), so
+   * matches in such a file may differ from the CLI's; resolve-bot does not edit code its parser
+   * cannot read.
+   */
+  unparsable?: true;
+}
+
+/** True when the tree holds a node tree-sitter could not parse (an ERROR node). */
+export function hasSyntaxError(root: SgRoot): boolean {
+  return root.root().find({ rule: { kind: "ERROR" } }) !== null;
 }
 
 /** Applies one op to the parsed `text`. */
 export function rewriteRoot(op: CompiledOp, root: SgRoot, text: string): RewriteResult {
   const matches = root.root().findAll(op.pat);
   if (matches.length === 0) return { text, replacements: 0 };
+  // Only files with a match are checked, so the check costs little.
+  if (hasSyntaxError(root)) return { text, replacements: 0, unparsable: true };
   let out = "";
   let cursor = 0;
   let replacements = 0;
@@ -74,7 +93,7 @@ export function rewriteRoot(op: CompiledOp, root: SgRoot, text: string): Rewrite
 /** Applies one (prepared) op to `text`, synchronously. */
 export function rewriteText(op: CompiledOp, lang: AstLang, text: string): RewriteResult {
   if (!mayMatchOp(op, lang, text)) return { text, replacements: 0 };
-  return rewriteRoot(op, parseCached(lang, text), text);
+  return rewriteRoot(op, parse(lang, text), text);
 }
 
 function captureSpan(match: SgNode, name: string, multi: boolean): readonly [number, number] | null {
@@ -89,63 +108,85 @@ function captureSpan(match: SgNode, name: string, multi: boolean): readonly [num
   return [range.start.index, range.end.index];
 }
 
-/** A map that forgets its least recently used entries past a total key length. */
+/** A map that forgets its least recently used entries past a total weight (in string characters). */
 class Recent<V> {
-  private readonly entries = new Map<string, V>();
-  private chars = 0;
+  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private weight = 0;
 
-  constructor(private readonly limitChars: number) {}
+  constructor(private readonly limit: number) {}
 
   get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
       this.entries.delete(key); // most recently used goes last
-      this.entries.set(key, value);
+      this.entries.set(key, entry);
     }
-    return value;
+    return entry?.value;
   }
 
   clear(): void {
     this.entries.clear();
-    this.chars = 0;
+    this.weight = 0;
   }
 
-  remember(key: string, value: V): V {
-    if (!this.entries.has(key)) this.chars += key.length;
-    this.entries.set(key, value);
-    for (const [old] of this.entries) {
-      if (this.chars <= this.limitChars) break;
-      this.entries.delete(old);
-      this.chars -= old.length;
+  remember(key: string, value: V, weight: number): void {
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.weight -= old.weight;
     }
-    return value;
+    if (weight > this.limit) return;
+    this.entries.set(key, { value, weight });
+    this.weight += weight;
+    for (const [oldest, entry] of this.entries) {
+      if (this.weight <= this.limit) break;
+      this.entries.delete(oldest);
+      this.weight -= entry.weight;
+    }
   }
 }
 
 /**
- * A preview and its replay on resolve run the same ops on the same texts, so recent parse trees
- * and rewrite results are kept: the replay then costs little more than reading the files.
- * Both are pure functions of their keys (op, language, text), so this cannot change any output.
+ * A preview and its replay on resolve run the same ops on the same files, so the results of the
+ * files that were parsed are kept (files the prefilter rejects are cheap to reject again): the
+ * replay then costs little more than reading the files. An entry is found by op, language, path
+ * and length, and used only when the text it was computed from equals the text at hand, so it is
+ * a pure function of (op, language, text) and cannot change any output. No parse tree is kept: a
+ * long-running server must not hold native trees (memory V8 does not see) from one command to the
+ * next.
  */
-const trees = new Recent<SgRoot>(16 * 1024 * 1024);
-const results = new Recent<RewriteResult>(16 * 1024 * 1024);
+interface CachedResult {
+  input: string;
+  result: RewriteResult;
+}
 
-/** Forgets every cached tree and result (for benchmarks that measure a first run). */
+const results = new Recent<CachedResult>(16 * 1024 * 1024);
+
+/** Forgets every cached result (for benchmarks that measure a first run). */
 export function clearRewriteCaches(): void {
-  trees.clear();
   results.clear();
 }
 
-export function parseCached(lang: AstLang, text: string): SgRoot {
-  const key = `${lang}\0${text}`;
-  return trees.get(key) ?? trees.remember(key, parse(lang, text));
+function resultKey(op: CompiledOp, file: FileText): string {
+  return `${op.pat.length}:${op.pat}${op.out.length}:${op.out}${file.lang}\0${file.text.length}:${file.path}`;
 }
 
-/** Parses on libuv's thread pool, so several files parse at once. */
-export async function parseCachedAsync(lang: AstLang, text: string): Promise<SgRoot> {
-  const key = `${lang}\0${text}`;
-  return trees.get(key) ?? trees.remember(key, await parseAsync(lang, text));
+function cachedResult(key: string, text: string): RewriteResult | undefined {
+  const entry = results.get(key);
+  return entry !== undefined && entry.input === text ? entry.result : undefined;
 }
+
+function rememberResult(key: string, text: string, result: RewriteResult): void {
+  // An unchanged text is the same string as the input: it costs nothing more to keep.
+  results.remember(key, { input: text, result }, text.length + (result.text === text ? 0 : result.text.length));
+}
+
+/**
+ * How many files are parsed at once. Parse trees live in native memory that V8 does not see, and
+ * are freed only when V8 collects their (small) wrappers; parsing in bounded batches, and letting
+ * go of each tree as soon as its file is rewritten, bounds how many exist at a time.
+ */
+const PARSE_BATCH = 32;
 
 export interface FileText {
   path: string;
@@ -157,33 +198,45 @@ export interface FileRewrite {
   path: string;
   text: string;
   replacements: number;
+  /** Left alone (text unchanged, replacements 0): some op matched in a tree with ERROR nodes. */
+  unparsable: boolean;
 }
 
 /**
  * Runs the ops in sequence over every file (op 2 sees op 1's output), parsing the files that pass
- * the prefilter concurrently. Results keep the order of `files`.
+ * the prefilter concurrently, PARSE_BATCH at a time. Results keep the order of `files`.
  */
 export async function rewriteFiles(ops: readonly CompiledOp[], files: readonly FileText[]): Promise<FileRewrite[]> {
-  const state = files.map((file) => ({ path: file.path, lang: file.lang, text: file.text, replacements: 0 }));
+  const state = files.map((file) => ({ path: file.path, lang: file.lang, text: file.text, replacements: 0, unparsable: false }));
   for (const op of ops) {
     for (const file of state) prepareOp(op, file.lang);
     const pending: Array<{ file: (typeof state)[number]; key: string }> = [];
     for (const file of state) {
-      const key = `${op.pat.length}:${op.pat}${op.out.length}:${op.out}${file.lang}\0${file.text}`;
-      const known = results.get(key);
-      if (known) {
-        file.text = known.text;
-        file.replacements += known.replacements;
-      } else if (mayMatchOp(op, file.lang, file.text)) pending.push({ file, key });
-      else results.remember(key, { text: file.text, replacements: 0 });
+      if (file.unparsable || !mayMatchOp(op, file.lang, file.text)) continue;
+      const key = resultKey(op, file);
+      const known = cachedResult(key, file.text);
+      if (known) apply(file, known);
+      else pending.push({ file, key });
     }
-    const roots = await Promise.all(pending.map(({ file }) => parseCachedAsync(file.lang, file.text)));
-    pending.forEach(({ file, key }, index) => {
-      const result = rewriteRoot(op, roots[index]!, file.text);
-      results.remember(key, result);
-      file.text = result.text;
-      file.replacements += result.replacements;
-    });
+    for (let start = 0; start < pending.length; start += PARSE_BATCH) {
+      const batch = pending.slice(start, start + PARSE_BATCH);
+      const roots: Array<SgRoot | undefined> = await Promise.all(batch.map(({ file }) => parseAsync(file.lang, file.text)));
+      batch.forEach(({ file, key }, index) => {
+        const result = rewriteRoot(op, roots[index]!, file.text);
+        roots[index] = undefined; // the tree is done with: let V8 collect it as soon as it can
+        rememberResult(key, file.text, result);
+        apply(file, result);
+      });
+    }
   }
-  return state.map(({ path, text, replacements }) => ({ path, text, replacements }));
+  // A file left alone is left alone whole: no op's edits are kept.
+  return state.map(({ path, text, replacements, unparsable }, index) =>
+    unparsable ? { path, text: files[index]!.text, replacements: 0, unparsable } : { path, text, replacements, unparsable },
+  );
+}
+
+function apply(file: { text: string; replacements: number; unparsable: boolean }, result: RewriteResult): void {
+  if (result.unparsable) file.unparsable = true;
+  file.text = result.text;
+  file.replacements += result.replacements;
 }
