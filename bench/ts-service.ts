@@ -22,6 +22,7 @@ import path from "node:path";
 import { Project, ts as tsMorphTs } from "ts-morph";
 import moveFactory from "../src/tools/move.js";
 import renameFactory from "../src/tools/rename-symbol.js";
+import { DEFAULT_OPTIONS } from "../src/tools/ts-project.js";
 import { createToolAPI, executeTool } from "../src/core/execution.js";
 import type { AnyToolDefinition } from "../src/core/tool.js";
 import { FsWorkspace, walk } from "./fs-workspace.js";
@@ -101,21 +102,12 @@ function compilers(): RawCompiler[] {
   ];
 }
 
-/** The bot's default compiler options (ts-project.ts DEFAULT_OPTIONS), for a directory without tsconfig.json. */
-function defaultOptions(ts: TS): import("typescript").CompilerOptions {
-  return {
-    target: ts.ScriptTarget.ESNext,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    allowJs: true,
-    checkJs: false,
-    jsx: ts.JsxEmit.Preserve,
-    resolveJsonModule: true,
-    esModuleInterop: true,
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    skipLibCheck: true,
-  };
+/**
+ * The bot's default compiler options, for a directory without tsconfig.json. The enum values are
+ * plain numbers that TypeScript 5.9 and 6 share.
+ */
+function defaultOptions(): import("typescript").CompilerOptions {
+  return { ...(DEFAULT_OPTIONS as import("typescript").CompilerOptions) };
 }
 
 interface RawProject {
@@ -127,7 +119,7 @@ interface RawProject {
 /** A plain language service over `root` on disk (no tsconfig: defaults and every code file). */
 function loadRaw(compiler: RawCompiler, root: string, rootFiles: readonly string[]): RawProject {
   const { ts } = compiler;
-  const options = defaultOptions(ts);
+  const options = defaultOptions();
   const texts = new Map<string, string | undefined>();
   const read = (abs: string): string | undefined => {
     if (abs.startsWith("/__lib__/")) return compiler.libText(abs);

@@ -207,7 +207,8 @@ type MatchFiles = (
   realpath: (path: string) => string,
 ) => string[];
 
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
+/** Options for a repository without a tsconfig.json (also the bench's raw-service peer's). */
+export const DEFAULT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ESNext,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
