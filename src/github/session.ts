@@ -80,7 +80,8 @@ export function openSession(
   const enabled = config.tools ? new Set(config.tools.map((name) => name.replace(/-/g, "_"))) : undefined;
   // The workspace follows the head: after an apply, the next command reads the new commit.
   let workspace: { sha: string; files: Promise<Workspace> } | undefined;
-  const noreplyHost = new URL(deps.webUrl).host === "github.com" ? "users.noreply.github.com" : `users.noreply.${new URL(deps.webUrl).host}`;
+  // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
+  const noreplyHost = `users.noreply.${new URL(deps.webUrl).hostname}`;
   const context: CommandContext = {
     store,
     actor: actor.login,
