@@ -22,7 +22,7 @@ import path from "node:path";
 import { Project, ts as tsMorphTs } from "ts-morph";
 import moveFactory from "../src/tools/move.js";
 import renameFactory from "../src/tools/rename-symbol.js";
-import { DEFAULT_OPTIONS } from "../src/tools/ts-project.js";
+import { applyTextChanges, DEFAULT_OPTIONS } from "../src/tools/ts-project.js";
 import { createToolAPI, executeTool } from "../src/core/execution.js";
 import type { AnyToolDefinition } from "../src/core/tool.js";
 import { FsWorkspace, walk } from "./fs-workspace.js";
@@ -159,16 +159,9 @@ function loadRaw(compiler: RawCompiler, root: string, rootFiles: readonly string
   return { service, program, text: read };
 }
 
+/** The raw peer applies its edits with the same splice the bot uses, so only the service work differs. */
 function applyEdits(text: string, changes: ReadonlyArray<{ span: { start: number; length: number }; newText: string }>): string {
-  const sorted = [...changes].sort((a, b) => a.span.start - b.span.start);
-  let out = "";
-  let last = 0;
-  for (const change of sorted) {
-    if (change.span.start < last) continue;
-    out += text.slice(last, change.span.start) + change.newText;
-    last = change.span.start + change.span.length;
-  }
-  return out + text.slice(last);
+  return applyTextChanges(text, changes as Parameters<typeof applyTextChanges>[1]);
 }
 
 function rawRename(compiler: RawCompiler, root: string, rootFiles: readonly string[], position: number): { files: number; locations: number } {

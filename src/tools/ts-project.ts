@@ -360,8 +360,6 @@ export function applyTextChanges(text: string, changes: readonly ts.TextChange[]
   return out + text.slice(last);
 }
 
-/** "1 file" / "3 files". */
-
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
