@@ -1,6 +1,6 @@
 // Design: napi matches in-process; $A/$$$A expansion and re-indent re-implemented in TS (ast-grep/template.ts), parity-tested vs CLI 0.51.1. Not the CLI: --json
-// adds spawn + temp files to the CLI's own run. The text prefilter skips most parses; files that pass are parsed with parseAsync in bounded batches and no tree
-// is kept (native memory V8 does not see); replay reuses cached results of the parsed files. Numbers: bench/README.md.
+// adds spawn + temp files to the CLI's own run. The text prefilter (words, token chains) skips most parses; files that pass are parsed with parseAsync while
+// later files are still read, a bounded number at a time, and no tree is kept (native memory V8 does not see); replay reuses cached results. Numbers: bench/README.md.
 /**
  * The built-in `ast_edit` tool (spec §4): structural search and replace with ast-grep patterns.
  * It previews with a dry run and pushes one pending action whose change set holds the rewritten
@@ -16,7 +16,7 @@ import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
 import { LANG_NAMES, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
-import { compileOp, prepareOp, rewriteFiles, type CompiledOp, type FileText } from "./ast-grep/rewrite.js";
+import { compileOp, prepareOp, rewriteFiles, type CompiledOp, type FileRewrite, type FileText } from "./ast-grep/rewrite.js";
 
 export interface AstEditOp {
   pat: string;
@@ -118,8 +118,11 @@ export function collectOps(params: Partial<Params>): AstEditOp[] {
   return ops;
 }
 
-/** The files to rewrite, with their language and text. Throws UserErrors meant for the user. */
-async function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined): Promise<FileText[]> {
+/**
+ * The files to rewrite, with their language and text, one at a time as they are read (so parsing
+ * can start before reading ends). Throws UserErrors meant for the user.
+ */
+async function* selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined): AsyncGenerator<FileText> {
   const workspace = pi.workspace;
   const { files, unmatched } = await workspace.resolvePatterns(paths);
   if (unmatched.length > 0) {
@@ -136,7 +139,6 @@ async function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undef
       // "." and the like: not a file name
     }
   }
-  const selected: FileText[] = [];
   for (const path of files) {
     const named = explicit.has(path);
     const detected = langForPath(path);
@@ -157,9 +159,17 @@ async function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undef
       if (named) throw new UserError(`${path} is not valid UTF-8; ast_edit leaves it alone.`);
       continue;
     }
-    selected.push({ path, lang, text: read.text });
+    yield { path, lang, text: read.text };
   }
-  return selected;
+}
+
+/** prepareOp, with its failure told to the user. */
+function prepareForUser(op: CompiledOp, lang: AstLang): void {
+  try {
+    prepareOp(op, lang);
+  } catch (error) {
+    throw new UserError(`Pattern ${JSON.stringify(op.pat)} cannot be used for ${lang}: ${(error as Error).message}`);
+  }
 }
 
 const factory: CustomToolFactory = (pi) => {
@@ -181,11 +191,11 @@ const factory: CustomToolFactory = (pi) => {
       "/ast-edit --pat 'debugger' --out '' src/app.js",
     ],
     async execute(_toolCallId: string, params: Params): Promise<ToolResult> {
+      let results: FileRewrite[];
       let ops: AstEditOp[];
-      let forced: AstLang | undefined;
-      let files: FileText[];
       try {
         ops = collectOps(params ?? {});
+        let forced: AstLang | undefined;
         if (params?.lang !== undefined) {
           forced = langFromName(params.lang);
           if (forced === undefined) {
@@ -194,25 +204,13 @@ const factory: CustomToolFactory = (pi) => {
         }
         const paths = asList(params?.paths) ?? ["."];
         if (paths.length === 0) throw new UserError('paths is empty; give at least one file, directory or glob (or omit it for ".").');
-        files = await selectFiles(pi, paths, forced);
+        const compiled = ops.map((op) => compileOp(op.pat, op.out));
+        results = await rewriteFiles(compiled, selectFiles(pi, paths, forced), prepareForUser);
       } catch (error) {
         if (error instanceof UserError) return errorResult(error.message);
         throw error;
       }
 
-      const compiled: CompiledOp[] = ops.map((op) => compileOp(op.pat, op.out));
-      const langs = [...new Set(files.map((file) => file.lang))].sort();
-      for (const op of compiled) {
-        for (const lang of langs) {
-          try {
-            prepareOp(op, lang);
-          } catch (error) {
-            return errorResult(`Pattern ${JSON.stringify(op.pat)} cannot be used for ${lang}: ${(error as Error).message}`);
-          }
-        }
-      }
-
-      const results = await rewriteFiles(compiled, files);
       const rewritten = results.filter((file) => !file.unparsable && file.replacements > 0);
       const skipped = results.filter((file) => file.unparsable).map((file) => file.path);
       const skippedLines = skipped.length > 0 ? [skippedLine(skipped)] : [];

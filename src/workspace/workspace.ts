@@ -90,14 +90,27 @@ export abstract class Workspace {
   async readBytes(path: string): Promise<Uint8Array> {
     const normal = normalizePath(path);
     if (!(await this.exists(normal))) throw new UserError(`${normal} does not exist at ${this.revision}.`);
+    return this.readListedFile(normal);
+  }
+
+  /**
+   * The bytes of a listed file, refusing (with checkSize) what is not a regular file or is over
+   * the per-file limit. Workspaces that can check and read in one go override this.
+   */
+  protected async readListedFile(normal: string): Promise<Uint8Array> {
     const size = await this.sizeOf(normal);
-    if (size === undefined) throw new UserError(`${normal} is not a regular file.`);
+    if (size === undefined) throw notRegularFile(normal);
+    this.checkSize(normal, size);
+    return this.readRaw(normal);
+  }
+
+  /** Throws the UserError for a file over the per-file limit. */
+  protected checkSize(normal: string, size: number): void {
     if (size > this.limits.maxFileBytes) {
       throw new UserError(
         `${normal} is ${formatBytes(size)}, over the ${formatBytes(this.limits.maxFileBytes)} per-file limit; resolve-bot leaves it alone.`,
       );
     }
-    return this.readRaw(normal);
   }
 
   /** The text of a file; missing, binary and over-limit files are UserErrors naming the file. */
@@ -124,6 +137,10 @@ export abstract class Workspace {
     this.textCache.set(normal, text);
     return { path: normal, text };
   }
+}
+
+export function notRegularFile(normal: string): UserError {
+  return new UserError(`${normal} is not a regular file.`);
 }
 
 export function isBinary(bytes: Uint8Array): boolean {

@@ -10,6 +10,7 @@ import { Lang, parse, parseAsync, type SgNode, type SgRoot } from "@ast-grep/nap
 import type { AstLang } from "./languages.js";
 import { expandTemplate, parseTemplate, type Template } from "./template.js";
 import { mayMatch, requiredWords } from "./prefilter.js";
+import { holdsChain, tokenChains, type TokenChain } from "./token-chains.js";
 
 export interface CompiledOp {
   pat: string;
@@ -17,10 +18,12 @@ export interface CompiledOp {
   template: Template;
   /** Per language: words a file must contain to be worth parsing (empty: parse every file). */
   words: Map<AstLang, string[]>;
+  /** Per language: runs of tokens a file must contain, each with only trivia between (token-chains.ts). */
+  chains: Map<AstLang, TokenChain[]>;
 }
 
 export function compileOp(pat: string, out: string): CompiledOp {
-  return { pat, out, template: parseTemplate(out), words: new Map() };
+  return { pat, out, template: parseTemplate(out), words: new Map(), chains: new Map() };
 }
 
 /**
@@ -30,13 +33,16 @@ export function compileOp(pat: string, out: string): CompiledOp {
 export function prepareOp(op: CompiledOp, lang: AstLang): void {
   if (op.words.has(lang)) return;
   parse(lang, "").root().findAll(op.pat); // throws on an unusable pattern
-  let clean = false;
+  let tree: SgRoot | undefined;
   try {
-    clean = parse(lang, op.pat).root().find({ rule: { kind: "ERROR" } }) === null;
+    tree = parse(lang, op.pat);
+    if (tree.root().find({ rule: { kind: "ERROR" } }) !== null) tree = undefined;
   } catch {
-    clean = false;
+    tree = undefined;
   }
-  op.words.set(lang, clean ? requiredWords(op.pat, isCaseSensitive(lang)) : []);
+  op.words.set(lang, tree ? requiredWords(op.pat, isCaseSensitive(lang)) : []);
+  // The JavaScript-family grammars only: token-chains.ts knows their keywords.
+  op.chains.set(lang, tree && isCaseSensitive(lang) ? tokenChains(tree.root()) : []);
 }
 
 /** Identifiers and keywords are case-sensitive in these languages (see prefilter.ts). */
@@ -46,6 +52,7 @@ function isCaseSensitive(lang: AstLang): boolean {
 
 /** Could `text` hold a match of the (prepared) op? False means it certainly cannot. */
 export function mayMatchOp(op: CompiledOp, lang: AstLang, text: string): boolean {
+  for (const chain of op.chains.get(lang) ?? []) if (!holdsChain(text, chain)) return false;
   return mayMatch(text, op.words.get(lang) ?? [], lang === Lang.TypeScript, isCaseSensitive(lang));
 }
 
@@ -183,10 +190,10 @@ function rememberResult(key: string, text: string, result: RewriteResult): void 
 
 /**
  * How many files are parsed at once. Parse trees live in native memory that V8 does not see, and
- * are freed only when V8 collects their (small) wrappers; parsing in bounded batches, and letting
- * go of each tree as soon as its file is rewritten, bounds how many exist at a time.
+ * are freed only when V8 collects their (small) wrappers; a bounded number of parses in flight,
+ * and letting go of each tree as soon as its file is rewritten, bounds how many exist at a time.
  */
-const PARSE_BATCH = 32;
+const PARSES_IN_FLIGHT = 32;
 
 export interface FileText {
   path: string;
@@ -202,40 +209,83 @@ export interface FileRewrite {
   unparsable: boolean;
 }
 
+interface FileState {
+  path: string;
+  lang: AstLang;
+  original: string;
+  text: string;
+  replacements: number;
+  unparsable: boolean;
+}
+
 /**
- * Runs the ops in sequence over every file (op 2 sees op 1's output), parsing the files that pass
- * the prefilter concurrently, PARSE_BATCH at a time. Results keep the order of `files`.
+ * Runs one op over files as they come: a file that may match is parsed with parseAsync (on
+ * libuv's threads) while the caller goes on producing files, e.g. reading them from disk, and is
+ * rewritten when its tree is ready.
  */
-export async function rewriteFiles(ops: readonly CompiledOp[], files: readonly FileText[]): Promise<FileRewrite[]> {
-  const state = files.map((file) => ({ path: file.path, lang: file.lang, text: file.text, replacements: 0, unparsable: false }));
-  for (const op of ops) {
-    for (const file of state) prepareOp(op, file.lang);
-    const pending: Array<{ file: (typeof state)[number]; key: string }> = [];
-    for (const file of state) {
-      if (file.unparsable || !mayMatchOp(op, file.lang, file.text)) continue;
-      const key = resultKey(op, file);
-      const known = cachedResult(key, file.text);
-      if (known) apply(file, known);
-      else pending.push({ file, key });
-    }
-    for (let start = 0; start < pending.length; start += PARSE_BATCH) {
-      const batch = pending.slice(start, start + PARSE_BATCH);
-      const roots: Array<SgRoot | undefined> = await Promise.all(batch.map(({ file }) => parseAsync(file.lang, file.text)));
-      batch.forEach(({ file, key }, index) => {
-        const result = rewriteRoot(op, roots[index]!, file.text);
-        roots[index] = undefined; // the tree is done with: let V8 collect it as soon as it can
-        rememberResult(key, file.text, result);
-        apply(file, result);
-      });
-    }
+class OpRun {
+  private readonly inFlight: Array<{ file: FileState; key: string; tree: Promise<SgRoot> }> = [];
+
+  constructor(
+    private readonly op: CompiledOp,
+    private readonly prepare: (op: CompiledOp, lang: AstLang) => void,
+  ) {}
+
+  async add(file: FileState): Promise<void> {
+    this.prepare(this.op, file.lang);
+    if (file.unparsable || !mayMatchOp(this.op, file.lang, file.text)) return;
+    const key = resultKey(this.op, file);
+    const known = cachedResult(key, file.text);
+    if (known) return apply(file, known);
+    const tree = parseAsync(file.lang, file.text);
+    tree.catch(() => undefined); // awaited in order below; this only keeps a failure from going unhandled meanwhile
+    this.inFlight.push({ file, key, tree });
+    if (this.inFlight.length >= PARSES_IN_FLIGHT) await this.finishOldest();
+  }
+
+  async finish(): Promise<void> {
+    while (this.inFlight.length > 0) await this.finishOldest();
+  }
+
+  private async finishOldest(): Promise<void> {
+    const { file, key, tree } = this.inFlight.shift()!;
+    const result = rewriteRoot(this.op, await tree, file.text);
+    rememberResult(key, file.text, result);
+    apply(file, result);
+  }
+}
+
+/**
+ * Runs the ops in sequence over every file (op 2 sees op 1's output). The first op runs while
+ * `files` are still coming (see OpRun); the others once all are in. `prepare` checks each op for
+ * each language before its first use (prepareOp by default; it may throw). Results keep the
+ * order of `files`.
+ */
+export async function rewriteFiles(
+  ops: readonly CompiledOp[],
+  files: AsyncIterable<FileText> | Iterable<FileText>,
+  prepare: (op: CompiledOp, lang: AstLang) => void = prepareOp,
+): Promise<FileRewrite[]> {
+  const state: FileState[] = [];
+  const first = ops.length > 0 ? new OpRun(ops[0]!, prepare) : undefined;
+  for await (const file of files) {
+    const entry = { path: file.path, lang: file.lang, original: file.text, text: file.text, replacements: 0, unparsable: false };
+    state.push(entry);
+    await first?.add(entry);
+  }
+  await first?.finish();
+  for (const op of ops.slice(1)) {
+    const run = new OpRun(op, prepare);
+    for (const file of state) await run.add(file);
+    await run.finish();
   }
   // A file left alone is left alone whole: no op's edits are kept.
-  return state.map(({ path, text, replacements, unparsable }, index) =>
-    unparsable ? { path, text: files[index]!.text, replacements: 0, unparsable } : { path, text, replacements, unparsable },
+  return state.map(({ path, original, text, replacements, unparsable }) =>
+    unparsable ? { path, text: original, replacements: 0, unparsable } : { path, text, replacements, unparsable },
   );
 }
 
-function apply(file: { text: string; replacements: number; unparsable: boolean }, result: RewriteResult): void {
+function apply(file: FileState, result: RewriteResult): void {
   if (result.unparsable) file.unparsable = true;
   file.text = result.text;
   file.replacements += result.replacements;

@@ -1,0 +1,154 @@
+/**
+ * A sharper text prefilter for TypeScript, TSX and JavaScript patterns: runs of tokens that a
+ * match must hold next to each other. `$A === undefined` must contain `===` followed by
+ * `undefined` with nothing but trivia between, while the word prefilter (prefilter.ts) only asks
+ * for the word `undefined` somewhere — which most files have.
+ *
+ * Why it is sound (ast-grep 0.51 "smart" matching, crates/core/src/match_tree): a pattern node's
+ * children are matched in order against the candidate's children; between two matched children
+ * the matcher skips only unnamed nodes and comments (extras). So when two leaves of the pattern
+ * are consecutive children of one node, the text between their matches in a file holds only
+ * whitespace, comments and unnamed tokens — punctuation and keywords. A leaf's text is compared
+ * exactly when it is named; an unnamed leaf is compared by kind only, which for a literal token
+ * (kind equal to its text) means the same text. Left out, because they may be absent from a
+ * match: a leaf that is or contains a metavariable, an unnamed leaf right after a `$$$` (the
+ * matcher skips those), a `;` (automatic semicolons are empty), and anything outside the node
+ * the pattern is reduced to.
+ */
+import type { SgNode } from "@ast-grep/napi";
+
+/** A run of at least two token texts that must occur in order with only trivia between. */
+export type TokenChain = readonly string[];
+
+/** The node ast-grep matches for a pattern: its parse root, descended while it has one child. */
+function patternNode(root: SgNode): SgNode {
+  let node = root;
+  for (;;) {
+    const children = node.children();
+    // ast-grep also descends when a second child is empty (a missing or zero-width node)
+    const single = children.length === 1 || (children.length === 2 && children[1]!.text() === "");
+    if (!single) return node;
+    node = children[0]!;
+  }
+}
+
+/** Text that is a metavariable (`$A`, `$$A`, `$$$`, `$$$ARGS`; read generously). */
+const METAVAR = /^\$+[A-Z0-9_]*$/;
+const ELLIPSIS = /^\$\$\$[A-Z0-9_]*$/;
+
+/** Chains of consecutive sibling leaves of the pattern tree (see the module comment). */
+export function tokenChains(patternRoot: SgNode): TokenChain[] {
+  const chains: TokenChain[] = [];
+  const visit = (node: SgNode): void => {
+    if (METAVAR.test(node.text())) return; // matches any text
+    const children = node.children();
+    let run: string[] = [];
+    let afterEllipsis = false;
+    const close = (): void => {
+      if (run.length >= 2) chains.push(run);
+      run = [];
+    };
+    for (const child of children) {
+      const text = child.text();
+      if (text === "") continue; // missing nodes are dropped from patterns
+      if (ELLIPSIS.test(text)) {
+        close();
+        afterEllipsis = true;
+        continue;
+      }
+      const named = child.isNamed();
+      if (named) afterEllipsis = false;
+      const anchor =
+        child.isLeaf() &&
+        !text.startsWith("$") && // a metavariable, or an identifier the expando rules might touch
+        (named || (!afterEllipsis && child.kind() === text && text !== ";"));
+      if (anchor) run.push(text);
+      else {
+        close();
+        if (!child.isLeaf()) visit(child);
+      }
+    }
+    close();
+  };
+  visit(patternNode(patternRoot));
+  return chains;
+}
+
+/**
+ * Words that are unnamed tokens (keywords) in the tree-sitter JavaScript/TypeScript grammars and
+ * so may sit between two matched siblings: TypeScript's keywords (a test checks the list against
+ * the compiler's), plus `target` and `meta` (`new.target`, `import.meta`).
+ */
+const KEYWORDS = new Set(
+  (
+    "abstract accessor any as assert asserts async await bigint boolean break case catch class const constructor " +
+    "continue debugger declare default defer delete do else enum export extends false finally for from function " +
+    "get global if immutable implements import in infer instanceof interface intrinsic is keyof let meta module " +
+    "namespace never new null number object of out override package private protected public readonly require " +
+    "return satisfies set static string super switch symbol target this throw true try type typeof undefined " +
+    "unique unknown using var void while with yield"
+  ).split(" "),
+);
+
+/** The keyword list, for the test that compares it with TypeScript's. */
+export const GAP_KEYWORDS: ReadonlySet<string> = KEYWORDS;
+
+function isIdentifierChar(code: number): boolean {
+  if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+  return IDENTIFIER_PART.test(String.fromCharCode(code));
+}
+
+const IDENTIFIER_PART = /[\p{ID_Continue}\u200C\u200D]/u;
+
+/** Does `text` at `at` hold `token`, not glued to identifier characters on either side? */
+function tokenAt(text: string, at: number, token: string): boolean {
+  if (!text.startsWith(token, at)) return false;
+  if (isIdentifierChar(token.charCodeAt(0)) && at > 0 && isIdentifierChar(text.charCodeAt(at - 1))) return false;
+  const end = at + token.length;
+  return !(isIdentifierChar(token.charCodeAt(token.length - 1)) && end < text.length && isIdentifierChar(text.charCodeAt(end)));
+}
+
+/**
+ * Where `token` starts after `from` with only trivia between (whitespace, comments, punctuation,
+ * keywords), or -1. The trivia is read generously: anything that is not an identifier-like word
+ * outside the keyword list is skipped, one character or one comment at a time.
+ */
+function nextAfterTrivia(text: string, from: number, token: string): number {
+  let i = from;
+  while (i < text.length) {
+    if (tokenAt(text, i, token)) return i;
+    const c = text.charCodeAt(i);
+    if (isIdentifierChar(c)) {
+      let end = i + 1;
+      while (end < text.length && isIdentifierChar(text.charCodeAt(end))) end++;
+      if (!KEYWORDS.has(text.slice(i, end))) return -1;
+      i = end;
+    } else if (text.startsWith("/*", i)) {
+      const close = text.indexOf("*/", i + 2);
+      if (close < 0) return -1;
+      i = close + 2;
+    } else if (text.startsWith("//", i) || text.startsWith("<!--", i) || text.startsWith("-->", i)) {
+      const lineEnd = text.indexOf("\n", i);
+      if (lineEnd < 0) return -1;
+      i = lineEnd + 1;
+    } else i++;
+  }
+  return -1;
+}
+
+/** Does `text` hold the chain somewhere (with only trivia between its tokens)? */
+export function holdsChain(text: string, chain: TokenChain): boolean {
+  const first = chain[0]!;
+  for (let at = text.indexOf(first); at >= 0; at = text.indexOf(first, at + 1)) {
+    if (!tokenAt(text, at, first)) continue;
+    let cursor = at + first.length;
+    let held = true;
+    for (let k = 1; k < chain.length && held; k++) {
+      const next = nextAfterTrivia(text, cursor, chain[k]!);
+      if (next < 0) held = false;
+      else cursor = next + chain[k]!.length;
+    }
+    if (held) return true;
+  }
+  return false;
+}

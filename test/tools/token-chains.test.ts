@@ -1,0 +1,106 @@
+import { Lang, parse, type SgRoot } from "@ast-grep/napi";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { GAP_KEYWORDS, holdsChain, tokenChains } from "../../src/tools/ast-grep/token-chains.js";
+import { compileOp, mayMatchOp, prepareOp } from "../../src/tools/ast-grep/rewrite.js";
+
+const chainsOf = (pattern: string, lang: Lang = Lang.TypeScript) => tokenChains(parse(lang, pattern).root());
+
+describe("token chains of a pattern", () => {
+  test("consecutive sibling leaves, metavariables excluded", () => {
+    expect(chainsOf("$A === undefined")).toEqual([["===", "undefined"]]);
+    expect(chainsOf("console.log($$$A)")).toEqual([["console", ".", "log"]]);
+    expect(chainsOf("new Error($$$A)")).toEqual([["new", "Error"]]);
+    expect(chainsOf("this.destination.next($A)")).toEqual([["this", ".", "destination"], [".", "next"]]);
+    expect(chainsOf("Option.none()")).toEqual([["Option", ".", "none"], ["(", ")"]]);
+  });
+
+  test("leaves a match may lack are left out", () => {
+    // `;` may be an automatic (empty) semicolon
+    expect(chainsOf("return $A;")).toEqual([]);
+    // after $$$ the matcher skips unnamed leaves: `foo($$$A, b)` matches `foo(b)`, without a `,`
+    expect(chainsOf("foo($$$A, b)")).toEqual([["b", ")"]]);
+    expect(chainsOf("foo(a, $$$B)")).toEqual([["(", "a", ","]]);
+    expect(chainsOf("$F($$$A, undefined)")).toEqual([["undefined", ")"]]);
+    // `$foo` is not a metavariable for ast-grep, but is left out anyway
+    expect(chainsOf("$foo.bar")).toEqual([[".", "bar"]]);
+    // the pattern reduces to its single node: nothing from the wrapping statement
+    expect(chainsOf("a.b")).toEqual([["a", ".", "b"]]);
+  });
+});
+
+describe("holdsChain", () => {
+  test("only whitespace, comments, punctuation and keywords may sit between the tokens", () => {
+    const chain = ["===", "undefined"];
+    expect(holdsChain("if (x === undefined) {}", chain)).toBe(true);
+    expect(holdsChain("x ===\n  /* c */ // d\n undefined", chain)).toBe(true);
+    expect(holdsChain("x === <!-- old\n undefined", chain)).toBe(true);
+    expect(holdsChain("a === b; c = undefined;", chain)).toBe(false);
+    expect(holdsChain("a === b ? c : undefined", chain)).toBe(false);
+    expect(holdsChain("x === /* open undefined", chain)).toBe(false);
+    expect(holdsChain("x === undefinedValue", chain)).toBe(false);
+    expect(holdsChain("import type { A } from 'x'", ["import", "{"])).toBe(true);
+    expect(holdsChain("import Foo, { A } from 'x'", ["import", "{"])).toBe(false);
+  });
+
+  test("word tokens must stand alone", () => {
+    expect(holdsChain("renew Error()", ["new", "Error"])).toBe(false);
+    expect(holdsChain("new Errors()", ["new", "Error"])).toBe(false);
+    expect(holdsChain("x = new Errors(); throw new\tError()", ["new", "Error"])).toBe(true);
+  });
+
+  test("the keywords cover every keyword TypeScript knows", () => {
+    const keywords: string[] = [];
+    for (let kind = ts.SyntaxKind.FirstKeyword; kind <= ts.SyntaxKind.LastKeyword; kind++) keywords.push(ts.tokenToString(kind)!);
+    expect(keywords.length).toBeGreaterThan(80);
+    expect(keywords.filter((keyword) => !GAP_KEYWORDS.has(keyword))).toEqual([]);
+  });
+});
+
+describe("the prefilter never drops a file a pattern matches in (rxjs src, every file parsed)", () => {
+  const dir = path.join(process.cwd(), "node_modules/rxjs/src");
+  let files: Array<{ text: string; tree: SgRoot }> = [];
+
+  beforeAll(() => {
+    files = readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => {
+        const text = readFileSync(path.join(dir, file), "utf8");
+        return { text, tree: parse(Lang.TypeScript, text) };
+      });
+  });
+
+  const PATTERNS = [
+    "$A === undefined", "new Error($$$A)", "console.log($$$A)", "$A.pipe($$$B)", "this.$A = $B", "$A !== null",
+    "typeof $A === 'function'", "Symbol.iterator", "() => {}", "for (const $A of $B) $C", "yield* $A", "$A.length === 0",
+    "new Subscription()", "this.destination.next($A)", "$A ? $B : undefined", "void 0", "try { $$$A } catch ($E) { $$$B }",
+    "Object.keys($A)", "$A.subscribe({ $$$B })", "function* $F($$$P) { $$$B }", "arguments.length", "$F($$$A, undefined)",
+    "export const $A = $B", "$A as any", "isFunction($A)", "subscriber.next($A)", "if ($A) { $$$B }", "return;",
+    "operate(($S, $D) => { $$$B })", "createOperatorSubscriber($$$A)", "$A?.$B", "!$A", "export function $F($$$P): $R { $$$B }",
+  ];
+
+  test.each(PATTERNS)("%s", (pattern) => {
+    const op = compileOp(pattern, "x");
+    prepareOp(op, Lang.TypeScript);
+    let matched = 0;
+    let passed = 0;
+    for (const file of files) {
+      const matches = file.tree.root().findAll(pattern).length > 0;
+      const mayMatch = mayMatchOp(op, Lang.TypeScript, file.text);
+      if (matches) matched++;
+      if (mayMatch) passed++;
+      if (matches && !mayMatch) throw new Error(`${pattern}: dropped a file it matches in:\n${file.text.slice(0, 200)}`);
+    }
+    expect(passed).toBeGreaterThanOrEqual(matched);
+  });
+
+  test("and drops most of the files the words alone let through", () => {
+    const op = compileOp("$A === undefined", "x");
+    prepareOp(op, Lang.TypeScript);
+    const withWord = files.filter((file) => file.text.includes("undefined")).length;
+    const passing = files.filter((file) => mayMatchOp(op, Lang.TypeScript, file.text)).length;
+    expect(withWord).toBeGreaterThan(50);
+    expect(passing).toBeLessThan(withWord / 4);
+  });
+});
