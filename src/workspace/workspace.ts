@@ -13,7 +13,6 @@ export type TextRead = { path: string; text: string } | { path: string; skipped:
 export abstract class Workspace {
   private listing?: Promise<string[]>;
   private fileSet?: Promise<Set<string>>;
-  private readonly textCache = new Map<string, string>();
 
   constructor(readonly limits: WorkspaceLimits = DEFAULT_LIMITS) {}
 
@@ -45,8 +44,12 @@ export abstract class Workspace {
   }
 
   async exists(path: string): Promise<boolean> {
+    return (await this.listedSet()).has(normalizePath(path));
+  }
+
+  private listedSet(): Promise<Set<string>> {
     this.fileSet ??= this.list().then((paths) => new Set(paths));
-    return (await this.fileSet).has(normalizePath(path));
+    return this.fileSet;
   }
 
   /** True when some file lies below this directory. */
@@ -89,8 +92,12 @@ export abstract class Workspace {
   /** The bytes of a file; a missing or over-limit file is a UserError. */
   async readBytes(path: string): Promise<Uint8Array> {
     const normal = normalizePath(path);
-    if (!(await this.exists(normal))) throw new UserError(`${normal} does not exist at ${this.revision}.`);
+    await this.mustExist(normal);
     return this.readListedFile(normal);
+  }
+
+  private async mustExist(normal: string): Promise<void> {
+    if (!(await this.listedSet()).has(normal)) throw new UserError(`${normal} does not exist at ${this.revision}.`);
   }
 
   /**
@@ -123,20 +130,31 @@ export abstract class Workspace {
   /** Like readText, but a file that cannot be read as text comes back with the reason instead. */
   async tryReadText(path: string): Promise<TextRead> {
     const normal = normalizePath(path);
-    const cached = this.textCache.get(normal);
-    if (cached !== undefined) return { path: normal, text: cached };
-    let bytes: Uint8Array;
+    let text: string | undefined;
     try {
-      bytes = await this.readBytes(normal);
+      await this.mustExist(normal);
+      text = await this.readListedText(normal);
     } catch (error) {
       if (error instanceof UserError) return { path: normal, skipped: error.message };
       throw error;
     }
-    if (isBinary(bytes)) return { path: normal, skipped: `${normal} is a binary file; resolve-bot leaves binary files alone.` };
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-    this.textCache.set(normal, text);
+    if (text === undefined) return { path: normal, skipped: `${normal} is a binary file; resolve-bot leaves binary files alone.` };
     return { path: normal, text };
   }
+
+  /**
+   * The text of a listed file decoded as UTF-8, or undefined when it is binary; refuses what
+   * readListedFile refuses. Workspaces that can decode without keeping the bytes override this.
+   */
+  protected async readListedText(normal: string): Promise<string | undefined> {
+    return decodeText(await this.readListedFile(normal));
+  }
+}
+
+/** `bytes` decoded as UTF-8, or undefined when they are binary. */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (isBinary(bytes)) return undefined;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }
 
 export function notRegularFile(normal: string): UserError {

@@ -231,16 +231,25 @@ class OpRun {
     private readonly prepare: (op: CompiledOp, lang: AstLang) => void,
   ) {}
 
-  async add(file: FileState): Promise<void> {
-    this.prepare(this.op, file.lang);
-    if (file.unparsable || !mayMatchOp(this.op, file.lang, file.text)) return;
+  /** Runs the op on `file` (now or once parsed); false when the prefilter rules a match out. */
+  async add(file: FileState): Promise<boolean> {
+    if (file.unparsable || !this.mayMatch(file)) return false;
     const key = resultKey(this.op, file);
     const known = cachedResult(key, file.text);
-    if (known) return apply(file, known);
+    if (known) {
+      apply(file, known);
+      return true;
+    }
     const tree = parseAsync(file.lang, file.text);
     tree.catch(() => undefined); // awaited in order below; this only keeps a failure from going unhandled meanwhile
     this.inFlight.push({ file, key, tree });
     if (this.inFlight.length >= PARSES_IN_FLIGHT) await this.finishOldest();
+    return true;
+  }
+
+  mayMatch(file: FileState): boolean {
+    this.prepare(this.op, file.lang);
+    return mayMatchOp(this.op, file.lang, file.text);
   }
 
   async finish(): Promise<void> {
@@ -258,24 +267,25 @@ class OpRun {
 /**
  * Runs the ops in sequence over every file (op 2 sees op 1's output). The first op runs while
  * `files` are still coming (see OpRun); the others once all are in. `prepare` checks each op for
- * each language before its first use (prepareOp by default; it may throw). Results keep the
- * order of `files`.
+ * each language before its first use (prepareOp by default; it may throw). Returns the files
+ * some op may have changed, in the order of `files`: a file every op's prefilter rules out is
+ * let go of at once (no op changes it: each sees the text the prefilters were run on), which on
+ * large repositories keeps the garbage collector from copying texts nothing needs.
  */
 export async function rewriteFiles(
   ops: readonly CompiledOp[],
   files: AsyncIterable<FileText> | Iterable<FileText>,
   prepare: (op: CompiledOp, lang: AstLang) => void = prepareOp,
 ): Promise<FileRewrite[]> {
+  const runs = ops.map((op) => new OpRun(op, prepare));
+  const [first, ...rest] = runs;
   const state: FileState[] = [];
-  const first = ops.length > 0 ? new OpRun(ops[0]!, prepare) : undefined;
   for await (const file of files) {
     const entry = { path: file.path, lang: file.lang, original: file.text, text: file.text, replacements: 0, unparsable: false };
-    state.push(entry);
-    await first?.add(entry);
+    if ((first !== undefined && (await first.add(entry))) || rest.some((run) => run.mayMatch(entry))) state.push(entry);
   }
   await first?.finish();
-  for (const op of ops.slice(1)) {
-    const run = new OpRun(op, prepare);
+  for (const run of rest) {
     for (const file of state) await run.add(file);
     await run.finish();
   }
