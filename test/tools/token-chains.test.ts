@@ -58,48 +58,67 @@ describe("holdsChain", () => {
   });
 });
 
-describe("the prefilter never drops a file a pattern matches in (rxjs src, every file parsed)", () => {
-  const dir = path.join(process.cwd(), "node_modules/rxjs/src");
+/** Real code nobody here wrote: pinned devDependencies, every file parsed once. */
+const CORPORA = [
+  { name: "rxjs src (TypeScript)", dir: "node_modules/rxjs/src", ext: ".ts", lang: Lang.TypeScript },
+  { name: "effect src (TypeScript)", dir: "node_modules/effect/src", ext: ".ts", lang: Lang.TypeScript },
+  { name: "rxjs dist/cjs (JavaScript)", dir: "node_modules/rxjs/dist/cjs", ext: ".js", lang: Lang.JavaScript },
+];
+
+const PATTERNS = [
+  "$A === undefined", "new Error($$$A)", "console.log($$$A)", "$A.pipe($$$B)", "this.$A = $B", "$A !== null",
+  "typeof $A === 'function'", "Symbol.iterator", "() => {}", "for (const $A of $B) $C", "yield* $A", "$A.length === 0",
+  "new Subscription()", "this.destination.next($A)", "$A ? $B : undefined", "void 0", "try { $$$A } catch ($E) { $$$B }",
+  "Object.keys($A)", "$A.subscribe({ $$$B })", "function* $F($$$P) { $$$B }", "arguments.length", "$F($$$A, undefined)",
+  "export const $A = $B", "isFunction($A)", "subscriber.next($A)", "if ($A) { $$$B }", "return;", "$A?.$B", "!$A",
+  "operate(($S, $D) => { $$$B })", "createOperatorSubscriber($$$A)", "export function $F($$$P): $R { $$$B }",
+  "Effect.gen(function* () { $$$B })", "dual($A, $B)", "pipe($$$A)", "exports.$A = $B", "Object.defineProperty(exports, $A, $B)",
+  "var $A = require($B)", "$A.call(this, $$$B)", "'use strict'", "for (var $A = 0; $A < $B; $A++) $C",
+];
+
+describe.each(CORPORA)("the prefilter never drops a file a pattern matches in: $name", ({ dir, ext, lang }) => {
   let files: Array<{ text: string; tree: SgRoot }> = [];
 
   beforeAll(() => {
-    files = readdirSync(dir, { recursive: true, encoding: "utf8" })
-      .filter((file) => file.endsWith(".ts"))
+    const root = path.join(process.cwd(), dir);
+    files = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(ext))
       .map((file) => {
-        const text = readFileSync(path.join(dir, file), "utf8");
-        return { text, tree: parse(Lang.TypeScript, text) };
+        const text = readFileSync(path.join(root, file), "utf8");
+        return { text, tree: parse(lang, text) };
       });
   });
 
-  const PATTERNS = [
-    "$A === undefined", "new Error($$$A)", "console.log($$$A)", "$A.pipe($$$B)", "this.$A = $B", "$A !== null",
-    "typeof $A === 'function'", "Symbol.iterator", "() => {}", "for (const $A of $B) $C", "yield* $A", "$A.length === 0",
-    "new Subscription()", "this.destination.next($A)", "$A ? $B : undefined", "void 0", "try { $$$A } catch ($E) { $$$B }",
-    "Object.keys($A)", "$A.subscribe({ $$$B })", "function* $F($$$P) { $$$B }", "arguments.length", "$F($$$A, undefined)",
-    "export const $A = $B", "$A as any", "isFunction($A)", "subscriber.next($A)", "if ($A) { $$$B }", "return;",
-    "operate(($S, $D) => { $$$B })", "createOperatorSubscriber($$$A)", "$A?.$B", "!$A", "export function $F($$$P): $R { $$$B }",
-  ];
-
-  test.each(PATTERNS)("%s", (pattern) => {
-    const op = compileOp(pattern, "x");
-    prepareOp(op, Lang.TypeScript);
-    let matched = 0;
-    let passed = 0;
-    for (const file of files) {
-      const matches = file.tree.root().findAll(pattern).length > 0;
-      const mayMatch = mayMatchOp(op, Lang.TypeScript, file.text);
-      if (matches) matched++;
-      if (mayMatch) passed++;
-      if (matches && !mayMatch) throw new Error(`${pattern}: dropped a file it matches in:\n${file.text.slice(0, 200)}`);
+  test("every pattern, every file", () => {
+    expect(files.length).toBeGreaterThan(200);
+    let matchedAnywhere = 0;
+    for (const pattern of PATTERNS) {
+      const op = compileOp(pattern, "x");
+      prepareOp(op, lang);
+      const dropped: string[] = [];
+      let matched = 0;
+      for (const file of files) {
+        if (file.tree.root().findAll(pattern).length === 0) continue;
+        matched++;
+        if (!mayMatchOp(op, lang, file.text)) dropped.push(file.text.slice(0, 120));
+      }
+      expect({ pattern, dropped }).toEqual({ pattern, dropped: [] });
+      if (matched > 0) matchedAnywhere++;
     }
-    expect(passed).toBeGreaterThanOrEqual(matched);
+    expect(matchedAnywhere).toBeGreaterThan(PATTERNS.length / 2); // the check is not vacuous
   });
+});
 
-  test("and drops most of the files the words alone let through", () => {
+describe("the token chains sharpen the prefilter", () => {
+  test("most rxjs files that hold the words hold no chain", () => {
+    const dir = path.join(process.cwd(), "node_modules/rxjs/src");
+    const texts = readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => readFileSync(path.join(dir, file), "utf8"));
     const op = compileOp("$A === undefined", "x");
     prepareOp(op, Lang.TypeScript);
-    const withWord = files.filter((file) => file.text.includes("undefined")).length;
-    const passing = files.filter((file) => mayMatchOp(op, Lang.TypeScript, file.text)).length;
+    const withWord = texts.filter((text) => text.includes("undefined")).length;
+    const passing = texts.filter((text) => mayMatchOp(op, Lang.TypeScript, text)).length;
     expect(withWord).toBeGreaterThan(50);
     expect(passing).toBeLessThan(withWord / 4);
   });
