@@ -36,6 +36,8 @@ describe("holdsChain", () => {
     expect(holdsChain("if (x === undefined) {}", chain)).toBe(true);
     expect(holdsChain("x ===\n  /* c */ // d\n undefined", chain)).toBe(true);
     expect(holdsChain("x === <!-- old\n undefined", chain)).toBe(true);
+    expect(holdsChain("x === // c\r undefined", chain)).toBe(true);
+    expect(holdsChain("x === // c\u2028undefined", chain)).toBe(true);
     expect(holdsChain("a === b; c = undefined;", chain)).toBe(false);
     expect(holdsChain("a === b ? c : undefined", chain)).toBe(false);
     expect(holdsChain("x === /* open undefined", chain)).toBe(false);

@@ -50,7 +50,10 @@ export function tokenChains(patternRoot: SgNode): TokenChain[] {
     };
     for (const child of children) {
       const text = child.text();
-      if (text === "") continue; // missing nodes are dropped from patterns
+      if (text === "") {
+        close(); // a missing (or zero-width) node: not worth reasoning about
+        continue;
+      }
       if (ELLIPSIS.test(text)) {
         close();
         afterEllipsis = true;
@@ -108,6 +111,9 @@ function tokenAt(text: string, at: number, token: string): boolean {
   return !(isIdentifierChar(token.charCodeAt(token.length - 1)) && end < text.length && isIdentifierChar(text.charCodeAt(end)));
 }
 
+/** What ends a line comment in JavaScript. */
+const LINE_END = /[\n\r\u2028\u2029]/g;
+
 /**
  * Where `token` starts after `from` with only trivia between (whitespace, comments, punctuation,
  * keywords), or -1. The trivia is read generously: anything that is not an identifier-like word
@@ -128,9 +134,9 @@ function nextAfterTrivia(text: string, from: number, token: string): number {
       if (close < 0) return -1;
       i = close + 2;
     } else if (text.startsWith("//", i) || text.startsWith("<!--", i) || text.startsWith("-->", i)) {
-      const lineEnd = text.indexOf("\n", i);
-      if (lineEnd < 0) return -1;
-      i = lineEnd + 1;
+      LINE_END.lastIndex = i;
+      if (!LINE_END.test(text)) return -1;
+      i = LINE_END.lastIndex;
     } else i++;
   }
   return -1;
