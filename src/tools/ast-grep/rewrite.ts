@@ -41,7 +41,7 @@ export function prepareOp(op: CompiledOp, lang: AstLang): void {
     tree = undefined;
   }
   op.words.set(lang, tree ? requiredWords(op.pat, isCaseSensitive(lang)) : []);
-  // The JavaScript-family grammars only: token-chains.ts knows their keywords.
+  // Chains for the JavaScript-family grammars (the case-sensitive ones) only: token-chains.ts knows their keywords.
   op.chains.set(lang, tree && isCaseSensitive(lang) ? tokenChains(tree.root()) : []);
 }
 
