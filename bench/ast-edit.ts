@@ -121,6 +121,12 @@ async function cliJson(dir: string, rewrite: Rewrite): Promise<number> {
   return stdout.length;
 }
 
+/** Writes dirty pages back (`sync`, where there is one) and then waits a second. */
+async function settleAfterWrites(): Promise<void> {
+  await run("sync", []).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
 async function cliUpdate(dir: string, rewrite: Rewrite): Promise<void> {
   await run(astGrepBinary(), cliArgs(rewrite, "update"), { cwd: dir, maxBuffer: 1 << 30 });
 }
@@ -240,6 +246,10 @@ export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number
         go: async () => {
           const dir = await scratchCopy(corpus, workDir);
           samples.cli_update!.push((await timed(() => cliUpdate(dir, rewrite))).ms);
+          // Copying the corpus and rewriting it leave the machine busy for a while (dirty pages,
+          // freed inodes): measured, the next peer ran up to 1.5× slower, and with the rotation that
+          // is always the same peers (floor, then bot). Let it settle outside the timed region.
+          await settleAfterWrites();
         },
       },
       { name: "floor", go: async () => void samples.floor!.push((await timed(() => floor(corpus.dir, rewrite))).ms) },
