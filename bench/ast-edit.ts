@@ -37,7 +37,7 @@ import {
   strictUndefinedToLooseNull,
   type JscodeshiftTransform,
 } from "./jscodeshift.js";
-import { collectGarbage, log, median, rotate, timed } from "./stats.js";
+import { collectGarbage, log, median, shuffled, timed } from "./stats.js";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -247,8 +247,8 @@ export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number
           const dir = await scratchCopy(corpus, workDir);
           samples.cli_update!.push((await timed(() => cliUpdate(dir, rewrite))).ms);
           // Copying the corpus and rewriting it leave the machine busy for a while (dirty pages,
-          // freed inodes): measured, the next peer ran up to 1.5× slower, and with the rotation that
-          // is always the same peers (floor, then bot). Let it settle outside the timed region.
+          // freed inodes): measured, the next peer ran up to 1.5× slower. Let it settle outside
+          // the timed region.
           await settleAfterWrites();
         },
       },
@@ -256,7 +256,7 @@ export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number
     ];
     for (const peer of peers) await peer.go();
     for (const key of Object.keys(samples)) samples[key] = [];
-    for (let r = 0; r < runs; r++) for (const peer of rotate(peers, r)) await peer.go();
+    for (let r = 0; r < runs; r++) for (const peer of shuffled(peers, r)) await peer.go();
     clearRewriteCaches();
     collectGarbage();
 

@@ -21,10 +21,27 @@ export function collectGarbage(): void {
   if (gc) gc();
 }
 
-/** The peers in a different order each run (rotation), so drift spreads over all of them. */
-export function rotate<T>(items: readonly T[], run: number): T[] {
-  const k = items.length === 0 ? 0 : run % items.length;
-  return [...items.slice(k), ...items.slice(0, k)];
+/**
+ * The peers in a different order each run (a seeded shuffle: reproducible), so drift, and
+ * whatever one peer leaves behind for the next, spreads over all of them. A rotation would not
+ * do: it keeps the cyclic order, so the same peer always follows the same one.
+ */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let state = (seed * 2654435761 + 1) >>> 0;
+  const random = (): number => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
 
 /** a / b rounded for display and JSON (null when either is missing). */

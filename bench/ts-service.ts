@@ -27,7 +27,7 @@ import { createToolAPI, executeTool } from "../src/core/execution.js";
 import type { AnyToolDefinition } from "../src/core/tool.js";
 import { FsWorkspace, walk } from "./fs-workspace.js";
 import type { Corpus } from "./corpus.js";
-import { log, median, rotate, timed } from "./stats.js";
+import { log, median, shuffled, timed } from "./stats.js";
 
 const require = createRequire(import.meta.url);
 type TS = typeof import("typescript");
@@ -281,7 +281,7 @@ export async function benchTs(project: Corpus, runs: number): Promise<TsRow[]> {
     ];
     for (const peer of peers) await peer(); // warm-up: JIT and lib parses
     for (const key of Object.keys(samples)) samples[key] = [];
-    for (let r = 0; r < runs; r++) for (const peer of rotate(peers, r)) await peer();
+    for (let r = 0; r < runs; r++) for (const peer of shuffled(peers, r)) await peer();
     const ms: Record<string, number> = { bot: median(samples.bot!) };
     raws.forEach((_, i) => {
       ms[i === 0 ? "raw_ls" : "raw_ls_same_ts"] = median(samples[`raw${i}`]!);

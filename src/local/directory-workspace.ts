@@ -88,7 +88,7 @@ export class DirectoryWorkspace extends Workspace {
    * what is checked is the file that is read.
    */
   protected override async readListedFile(file: string): Promise<Uint8Array> {
-    return this.withListedFile(file, (bytes) => Uint8Array.from(bytes));
+    return this.withListedFile(file, (bytes) => new Uint8Array(bytes)); // a copy: the buffer is reused
   }
 
   /**
