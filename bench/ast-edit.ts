@@ -116,9 +116,19 @@ function cliArgs(rewrite: Rewrite, mode: "json" | "update"): string[] {
   return ["run", "-p", rewrite.pat, "-r", rewrite.out, "-l", "ts", mode === "json" ? "--json=compact" : "-U", "."];
 }
 
+/** Runs the CLI; its exit status 1 with nothing on stderr means "no match", which is not a failure. */
+async function runCli(dir: string, args: string[]): Promise<string> {
+  try {
+    return (await run(astGrepBinary(), args, { cwd: dir, maxBuffer: 1 << 30 })).stdout;
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (failed.code === 1 && !failed.stderr) return failed.stdout ?? "";
+    throw error;
+  }
+}
+
 async function cliJson(dir: string, rewrite: Rewrite): Promise<number> {
-  const { stdout } = await run(astGrepBinary(), cliArgs(rewrite, "json"), { cwd: dir, maxBuffer: 1 << 30 });
-  return stdout.length;
+  return (await runCli(dir, cliArgs(rewrite, "json"))).length;
 }
 
 /** Writes dirty pages back (`sync`, where there is one) and then waits a second. */
@@ -128,7 +138,7 @@ async function settleAfterWrites(): Promise<void> {
 }
 
 async function cliUpdate(dir: string, rewrite: Rewrite): Promise<void> {
-  await run(astGrepBinary(), cliArgs(rewrite, "update"), { cwd: dir, maxBuffer: 1 << 30 });
+  await runCli(dir, cliArgs(rewrite, "update"));
 }
 
 /** The floor: list + read every file + the prefilter the bot uses. Returns how many files pass. */

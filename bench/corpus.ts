@@ -112,6 +112,7 @@ async function writeTinyAstCorpus(dir: string): Promise<void> {
       `  return value * ${i};`,
       `}`,
       i % 4 === 0 ? `export const e${i} = () => new Error(\`e${i}\`);` : `export const n${i} = ${i};`,
+      i % 2 === 0 ? `export const g${i} = (o?: { n: number }) => o && o.n;` : `export const h${i} = (o: { n: number }) => o.n;`,
       "",
     ].join("\n");
   }
