@@ -414,6 +414,12 @@ describe("prefilter", () => {
     expect(mayMatch("/** console.log(x) */\nfoo();\n", ["console", "log"], false)).toBe(true);
   });
 
+  test("the comment scanner stays linear on one long line full of divisions", () => {
+    // each uncertain `/` used to look at the rest of its line: quadratic, beyond the test's timeout
+    const line = `${"x = a / b / c / d; ".repeat(20_000)}const s = 'q'; // c\n`;
+    expect(typeScriptCommentRanges(line)).toEqual([line.length - 5, line.length - 1]);
+  });
+
   test("the comment scanner gives up rather than guess", () => {
     // after `)` a `/` may start a regex or divide; with a quote later on the line it is not sure
     expect(typeScriptCommentRanges("if (a) /x'/.test(s); // c\n")).toBeUndefined();

@@ -52,6 +52,15 @@ describe("holdsChain", () => {
     expect(holdsChain("x = new Errors(); throw new\tError()", ["new", "Error"])).toBe(true);
   });
 
+  test("hostile texts are decided in linear time (a quadratic scan would outlast the test's timeout)", () => {
+    // every `(` starts a try that reads on to the end: the reading is budgeted
+    expect(holdsChain("(".repeat(400_000), ["(", ")"])).toBe(true);
+    expect(holdsChain("(/*".repeat(100_000), ["(", ")"])).toBe(true);
+    expect(holdsChain(`${"( ".repeat(10_000)}${"a".repeat(300_000)}`, ["(", ")"])).toBe(true);
+    // a short text is still decided exactly
+    expect(holdsChain("((((x", ["(", ")"])).toBe(false);
+  });
+
   test("the keywords cover every keyword TypeScript knows", () => {
     const keywords: string[] = [];
     for (let kind = ts.SyntaxKind.FirstKeyword; kind <= ts.SyntaxKind.LastKeyword; kind++) keywords.push(ts.tokenToString(kind)!);

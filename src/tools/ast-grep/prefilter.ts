@@ -117,6 +117,22 @@ function occursOutside(text: string, word: string, comments: readonly number[]):
   return false;
 }
 
+/**
+ * The end of the line holding `at` (its `\n`, or the text's end) and the last position on it
+ * where a comment, string or template could start or the brace depth could change (`` ` ``, `'`,
+ * `"`, `{`, `}`, or a `//` or `/*`), or -1.
+ */
+function lineFacts(text: string, at: number): { end: number; lastSpecial: number } {
+  const newline = text.indexOf("\n", at);
+  const end = newline < 0 ? text.length : newline;
+  for (let p = end - 1; p > at; p--) {
+    const c = text.charCodeAt(p);
+    if (c === 96 || c === 39 || c === 34 || c === 123 || c === 125) return { end, lastSpecial: p };
+    if (c === 47 && p + 1 < end && (text.charCodeAt(p + 1) === 47 || text.charCodeAt(p + 1) === 42)) return { end, lastSpecial: p };
+  }
+  return { end, lastSpecial: -1 };
+}
+
 const REGEX_AFTER_WORD = new Set([
   "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await",
 ]);
@@ -143,6 +159,8 @@ export function typeScriptCommentRanges(text: string, stop = text.length): numbe
   const end = Math.min(stop, n);
   /** Brace depth inside each open `${`; the template resumes when its depth returns to 0. */
   const templates: number[] = [];
+  /** The line of the last uncertain `/` (facts computed once per line: many `/` on one long line stay linear). */
+  let line = { end: -1, lastSpecial: -1 };
   /** What the previous significant token was, for regex-vs-division. */
   let prev: "start" | "punct" | "word-regex" | "value" | "close" = "start";
   const scanTemplate = (): boolean => {
@@ -195,11 +213,10 @@ export function typeScriptCommentRanges(text: string, stop = text.length): numbe
       }
       const certainRegex = prev === "start" || prev === "punct" || prev === "word-regex";
       const certainDivision = prev === "value";
-      const lineEnd = text.indexOf("\n", i);
-      const rest = text.slice(i + 1, lineEnd < 0 ? n : lineEnd);
-      if (!/[`'"{}]|\/\/|\/\*/.test(rest)) {
+      if (i >= line.end) line = lineFacts(text, i);
+      if (line.lastSpecial <= i) {
         // Either reading leaves the line without comments, strings or brace changes.
-        i = lineEnd < 0 ? n : lineEnd;
+        i = line.end;
         prev = "punct";
         continue;
       }

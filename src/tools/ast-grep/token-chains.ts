@@ -96,6 +96,8 @@ const KEYWORDS = new Set(
 /** The keyword list, for the test that compares it with TypeScript's. */
 export const GAP_KEYWORDS: ReadonlySet<string> = KEYWORDS;
 
+const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((keyword) => keyword.length));
+
 function isIdentifierChar(code: number): boolean {
   if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
   return IDENTIFIER_PART.test(String.fromCharCode(code));
@@ -116,10 +118,11 @@ const LINE_END = /[\n\r\u2028\u2029]/g;
 
 /**
  * Where `token` starts after `from` with only trivia between (whitespace, comments, punctuation,
- * keywords), or -1. The trivia is read generously: anything that is not an identifier-like word
- * outside the keyword list is skipped, one character or one comment at a time.
+ * keywords), or -1 when it does not (then `scan.end` is how far it read). The trivia is
+ * read generously: anything that is not an identifier-like word outside the keyword list is
+ * skipped, one character or one comment at a time.
  */
-function nextAfterTrivia(text: string, from: number, token: string): number {
+function nextAfterTrivia(text: string, from: number, token: string, scan: { end: number }): number {
   let i = from;
   while (i < text.length) {
     if (tokenAt(text, i, token)) return i;
@@ -127,34 +130,46 @@ function nextAfterTrivia(text: string, from: number, token: string): number {
     if (isIdentifierChar(c)) {
       let end = i + 1;
       while (end < text.length && isIdentifierChar(text.charCodeAt(end))) end++;
-      if (!KEYWORDS.has(text.slice(i, end))) return -1;
+      const keyword = end - i <= LONGEST_KEYWORD && KEYWORDS.has(text.slice(i, end));
       i = end;
+      if (!keyword) break;
     } else if (text.startsWith("/*", i)) {
       const close = text.indexOf("*/", i + 2);
-      if (close < 0) return -1;
-      i = close + 2;
+      i = close < 0 ? text.length : close + 2;
+      if (close < 0) break;
     } else if (text.startsWith("//", i) || text.startsWith("<!--", i) || text.startsWith("-->", i)) {
       LINE_END.lastIndex = i;
-      if (!LINE_END.test(text)) return -1;
-      i = LINE_END.lastIndex;
+      const ended = LINE_END.test(text);
+      i = ended ? LINE_END.lastIndex : text.length;
+      if (!ended) break;
     } else i++;
   }
+  scan.end = i; // how far it read, for the budget
   return -1;
 }
 
-/** Does `text` hold the chain somewhere (with only trivia between its tokens)? */
+/**
+ * Does `text` hold the chain somewhere (with only trivia between its tokens)? Each try reads on
+ * from one occurrence of the first token, and tries overlap: a file of nothing but `(` would take
+ * quadratic time for `foo()`. So the reading is budgeted (a few times the text's length); past it
+ * the answer is "maybe", which only costs a parse.
+ */
 export function holdsChain(text: string, chain: TokenChain): boolean {
   const first = chain[0]!;
+  let budget = 4 * text.length + 4096;
+  const scan = { end: 0 };
   for (let at = text.indexOf(first); at >= 0; at = text.indexOf(first, at + 1)) {
     if (!tokenAt(text, at, first)) continue;
     let cursor = at + first.length;
     let held = true;
     for (let k = 1; k < chain.length && held; k++) {
-      const next = nextAfterTrivia(text, cursor, chain[k]!);
+      const next = nextAfterTrivia(text, cursor, chain[k]!, scan);
+      budget -= (next < 0 ? scan.end : next) - cursor;
       if (next < 0) held = false;
       else cursor = next + chain[k]!.length;
     }
     if (held) return true;
+    if (budget < 0) return true;
   }
   return false;
 }
