@@ -53,12 +53,28 @@ describe("holdsChain", () => {
   });
 
   test("hostile texts are decided in linear time (a quadratic scan would outlast the test's timeout)", () => {
-    // every `(` starts a try that reads on to the end: the reading is budgeted
-    expect(holdsChain("(".repeat(400_000), ["(", ")"])).toBe(true);
+    // every `(` starts a try that reads on to the end: the first try's reading covers the others
+    expect(holdsChain("(".repeat(400_000), ["(", ")"])).toBe(false);
+    expect(holdsChain(`${"( ".repeat(10_000)}${"a".repeat(300_000)}`, ["(", ")"])).toBe(false);
+    // each try looks for the end of an unterminated comment: the budget runs out, the answer is "maybe"
     expect(holdsChain("(/*".repeat(100_000), ["(", ")"])).toBe(true);
-    expect(holdsChain(`${"( ".repeat(10_000)}${"a".repeat(300_000)}`, ["(", ")"])).toBe(true);
     // a short text is still decided exactly
     expect(holdsChain("((((x", ["(", ")"])).toBe(false);
+    // comment banners (// ====…, as effect has) hold 75 `===` a line: decided exactly, not by the budget
+    const rule = "// =============================================================================\n";
+    const banners = Array.from({ length: 300 }, (_, i) => `${rule}// Section ${i}\n${rule}export const x${i} = a === b;\n`).join("");
+    expect(holdsChain(banners, ["===", "undefined"])).toBe(false);
+    expect(holdsChain(`${banners}x === undefined;\n`, ["===", "undefined"])).toBe(true);
+  });
+
+  test("occurrences a failed try read past are skipped only where that is safe", () => {
+    // a word that ends a try can itself start a match
+    expect(holdsChain("Effect Effect.gen(f)", ["Effect", ".", "gen"])).toBe(true);
+    // a later step reading past an occurrence says nothing about a try from there
+    expect(holdsChain("a(exports((exports, 1)", ["(", "exports", ","])).toBe(true);
+    // a try from inside a string may take `/*` for a comment and jump over the real match
+    expect(holdsChain('x = "(/*"; f(exports, 1); // */', ["(", "exports", ","])).toBe(true);
+    expect(holdsChain('x = "=== /*"; y === undefined; // */', ["===", "undefined"])).toBe(true);
   });
 
   test("the keywords cover every keyword TypeScript knows", () => {

@@ -116,60 +116,91 @@ function tokenAt(text: string, at: number, token: string): boolean {
 /** What ends a line comment in JavaScript. */
 const LINE_END = /[\n\r\u2028\u2029]/g;
 
+/** How a read of trivia went, for holdsChain's bookkeeping. */
+interface Scan {
+  /** Where the trivia ended: the token found, the word or unterminated comment that ended it, or the text's end. */
+  stop: number;
+  /** How far it read (past `stop` when it read a word or a comment to its end). */
+  read: number;
+  /** Where it first jumped over a comment, or -1: up to there it stepped on every token. */
+  firstJump: number;
+}
+
 /**
  * Where `token` starts after `from` with only trivia between (whitespace, comments, punctuation,
- * keywords), or -1 when it does not (then `scan.end` is how far it read). The trivia is
- * read generously: anything that is not an identifier-like word outside the keyword list is
- * skipped, one character or one comment at a time.
+ * keywords), or -1 when it does not. The trivia is read generously: anything that is not an
+ * identifier-like word outside the keyword list is skipped, one character, keyword or comment at
+ * a time.
  */
-function nextAfterTrivia(text: string, from: number, token: string, scan: { end: number }): number {
+function nextAfterTrivia(text: string, from: number, token: string, scan: Scan): number {
   let i = from;
+  scan.firstJump = -1;
   while (i < text.length) {
-    if (tokenAt(text, i, token)) return i;
+    if (tokenAt(text, i, token)) {
+      scan.stop = scan.read = i;
+      return i;
+    }
     const c = text.charCodeAt(i);
     if (isIdentifierChar(c)) {
       let end = i + 1;
       while (end < text.length && isIdentifierChar(text.charCodeAt(end))) end++;
-      const keyword = end - i <= LONGEST_KEYWORD && KEYWORDS.has(text.slice(i, end));
+      if (end - i > LONGEST_KEYWORD || !KEYWORDS.has(text.slice(i, end))) {
+        scan.stop = i;
+        scan.read = end;
+        return -1;
+      }
       i = end;
-      if (!keyword) break;
     } else if (text.startsWith("/*", i)) {
+      if (scan.firstJump < 0) scan.firstJump = i;
       const close = text.indexOf("*/", i + 2);
-      i = close < 0 ? text.length : close + 2;
-      if (close < 0) break;
+      if (close < 0) {
+        scan.stop = i;
+        scan.read = text.length;
+        return -1;
+      }
+      i = close + 2;
     } else if (text.startsWith("//", i) || text.startsWith("<!--", i) || text.startsWith("-->", i)) {
+      if (scan.firstJump < 0) scan.firstJump = i;
       LINE_END.lastIndex = i;
-      const ended = LINE_END.test(text);
-      i = ended ? LINE_END.lastIndex : text.length;
-      if (!ended) break;
+      if (!LINE_END.test(text)) {
+        scan.stop = i;
+        scan.read = text.length;
+        return -1;
+      }
+      i = LINE_END.lastIndex;
     } else i++;
   }
-  scan.end = i; // how far it read, for the budget
+  scan.stop = scan.read = i;
   return -1;
 }
 
 /**
  * Does `text` hold the chain somewhere (with only trivia between its tokens)? Each try reads on
- * from one occurrence of the first token, and tries overlap: a file of nothing but `(` would take
- * quadratic time for `foo()`. So the reading is budgeted (a few times the text's length); past it
- * the answer is "maybe", which only costs a parse.
+ * from one occurrence of the first token. Two things keep this linear:
+ * - A later occurrence that the first step of a try stepped on (before it found the second token
+ *   or gave up, and before it jumped over any comment) needs no try of its own: its first step
+ *   would read a tail of the same tokens, stop at the same place and go on the same way. Past a
+ *   jumped-over comment that does not hold (the try may have read a `/*` inside a string).
+ * - What is left is budgeted (a few times the text's length); past the budget the answer is
+ *   "maybe", which only costs a parse.
  */
 export function holdsChain(text: string, chain: TokenChain): boolean {
   const first = chain[0]!;
   let budget = 4 * text.length + 4096;
-  const scan = { end: 0 };
-  for (let at = text.indexOf(first); at >= 0; at = text.indexOf(first, at + 1)) {
+  let resume = 0;
+  const scan: Scan = { stop: 0, read: 0, firstJump: -1 };
+  for (let at = text.indexOf(first); at >= 0; at = text.indexOf(first, Math.max(at + 1, resume))) {
     if (!tokenAt(text, at, first)) continue;
     let cursor = at + first.length;
     let held = true;
     for (let k = 1; k < chain.length && held; k++) {
       const next = nextAfterTrivia(text, cursor, chain[k]!, scan);
-      budget -= (next < 0 ? scan.end : next) - cursor;
+      budget -= scan.read - cursor;
+      if (k === 1) resume = scan.firstJump < 0 ? scan.stop : Math.min(scan.stop, scan.firstJump);
       if (next < 0) held = false;
       else cursor = next + chain[k]!.length;
     }
-    if (held) return true;
-    if (budget < 0) return true;
+    if (held || budget < 0) return true;
   }
   return false;
 }
