@@ -8,7 +8,7 @@ import tar from "tar-stream";
 import { UserError } from "../core/result.js";
 import { normalizePath } from "../workspace/paths.js";
 import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
-import { Workspace } from "../workspace/workspace.js";
+import { notRegularFile, Workspace } from "../workspace/workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 
 /**
@@ -96,14 +96,11 @@ export class TarballWorkspace extends Workspace {
     return [...this.files.keys()];
   }
 
-  protected async sizeOf(path: string): Promise<number | undefined> {
+  protected async readListedFile(path: string): Promise<Uint8Array> {
     const entry = this.files.get(path);
-    return entry === undefined ? undefined : typeof entry === "number" ? entry : entry.byteLength;
-  }
-
-  protected async readRaw(path: string): Promise<Uint8Array> {
-    const entry = this.files.get(path);
-    if (entry === undefined || typeof entry === "number") throw new UserError(`${path} cannot be read.`);
+    if (entry === undefined) throw notRegularFile(path);
+    this.checkSize(path, typeof entry === "number" ? entry : entry.byteLength);
+    if (typeof entry === "number") throw new UserError(`${path} cannot be read.`);
     return entry;
   }
 }

@@ -42,28 +42,22 @@ export class DirectoryWorkspace extends Workspace {
     const output = await git(this.root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate"]);
     const paths = output.split("\0").filter(Boolean);
     // Deleted-but-tracked files are listed by --cached; keep only what exists on disk.
-    return paths.filter((file) => this.regularFileSize(file) !== undefined);
-  }
-
-  protected async sizeOf(file: string): Promise<number | undefined> {
-    return this.regularFileSize(file);
+    return paths.filter((file) => this.isRegularFile(file));
   }
 
   /**
-   * The size of `file` when it is a regular file (not a symbolic link) whose directories are real
-   * directories below the root (none is a symbolic link): then its real path is root/file, inside
-   * the root. Otherwise undefined. This is what `realpath(file)` inside the root guarantees, with
-   * one `lstat` per file and one per directory instead of a `realpath` (a `lstat` per component)
-   * per file.
+   * Whether `file` is a regular file (not a symbolic link) whose directories are real directories
+   * below the root (none is a symbolic link): then its real path is root/file, inside the root.
+   * This is what `realpath(file)` inside the root guarantees, with one `lstat` per file and one
+   * per directory instead of a `realpath` (a `lstat` per component) per file.
    */
-  private regularFileSize(file: string): number | undefined {
+  private isRegularFile(file: string): boolean {
     const slash = file.lastIndexOf("/");
-    if (slash >= 0 && !this.isRealDirectory(file.slice(0, slash))) return undefined;
+    if (slash >= 0 && !this.isRealDirectory(file.slice(0, slash))) return false;
     try {
-      const stats = lstatSync(path.join(this.root, file));
-      return stats.isFile() ? stats.size : undefined;
+      return lstatSync(path.join(this.root, file)).isFile();
     } catch {
-      return undefined;
+      return false;
     }
   }
 
@@ -87,7 +81,7 @@ export class DirectoryWorkspace extends Workspace {
    * One `open` + `fstat` instead of a `lstat` and then an `open`: no second walk of the path, and
    * what is checked is the file that is read.
    */
-  protected override async readListedFile(file: string): Promise<Uint8Array> {
+  protected async readListedFile(file: string): Promise<Uint8Array> {
     return this.withListedFile(file, (bytes) => new Uint8Array(bytes)); // a copy: the buffer is reused
   }
 
@@ -127,10 +121,5 @@ export class DirectoryWorkspace extends Workspace {
     } finally {
       closeSync(fd);
     }
-  }
-
-  /** Reading always goes through readListedFile's checks here. */
-  protected async readRaw(file: string): Promise<Uint8Array> {
-    return this.readListedFile(file);
   }
 }

@@ -20,10 +20,11 @@ export abstract class Workspace {
   abstract readonly revision: string;
   /** Every file path, posix and relative to the root. Called once per workspace. */
   protected abstract listAll(): Promise<string[]>;
-  /** Size in bytes, or undefined when the path is not a regular file. */
-  protected abstract sizeOf(path: string): Promise<number | undefined>;
-  /** The bytes of a file known to exist. */
-  protected abstract readRaw(path: string): Promise<Uint8Array>;
+  /**
+   * The bytes of a listed file (normalised path). Refuses, with a UserError, what is not a regular
+   * file (notRegularFile) or is over the per-file limit (checkSize).
+   */
+  protected abstract readListedFile(normal: string): Promise<Uint8Array>;
 
   /** Git file mode of a file; workspaces that know executables override this. */
   async modeOf(_path: string): Promise<"100644" | "100755"> {
@@ -98,17 +99,6 @@ export abstract class Workspace {
 
   private async mustExist(normal: string): Promise<void> {
     if (!(await this.listedSet()).has(normal)) throw new UserError(`${normal} does not exist at ${this.revision}.`);
-  }
-
-  /**
-   * The bytes of a listed file, refusing (with checkSize) what is not a regular file or is over
-   * the per-file limit. Workspaces that can check and read in one go override this.
-   */
-  protected async readListedFile(normal: string): Promise<Uint8Array> {
-    const size = await this.sizeOf(normal);
-    if (size === undefined) throw notRegularFile(normal);
-    this.checkSize(normal, size);
-    return this.readRaw(normal);
   }
 
   /** Throws the UserError for a file over the per-file limit. */
@@ -188,11 +178,10 @@ export class MemoryWorkspace extends Workspace {
     return [...this.files.keys()];
   }
 
-  protected async sizeOf(path: string): Promise<number | undefined> {
-    return this.files.get(path)?.byteLength;
-  }
-
-  protected async readRaw(path: string): Promise<Uint8Array> {
-    return this.files.get(path)!;
+  protected async readListedFile(path: string): Promise<Uint8Array> {
+    const bytes = this.files.get(path);
+    if (bytes === undefined) throw notRegularFile(path);
+    this.checkSize(path, bytes.byteLength);
+    return bytes;
   }
 }
