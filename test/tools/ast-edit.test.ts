@@ -3,7 +3,6 @@ import { applyAction, createToolAPI, executeTool } from "../../src/core/executio
 import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
 import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
-import { ChangeSet } from "../../src/workspace/changeset.js";
 import { expandTemplate, indentAt, parseTemplate } from "../../src/tools/ast-grep/template.js";
 import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tools/ast-grep/prefilter.js";
 import { langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
@@ -14,6 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import os from "node:os";
 import path from "node:path";
 import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
+import { textAfter } from "../helpers/changes.js";
 
 let tool: AnyToolDefinition;
 
@@ -38,9 +38,6 @@ async function run(params: Record<string, unknown>, ws: Workspace = workspace())
   return { ...execution, text: resultText(execution.result), ws };
 }
 
-async function fileAfter(changes: ChangeSet, path: string): Promise<string> {
-  return Buffer.from(await changes.read(path)).toString("utf8");
-}
 
 describe("ast_edit definition", () => {
   test("name, label, positionals and examples", () => {
@@ -69,8 +66,8 @@ describe("ast_edit previews", () => {
         { path: "src/b.ts", replacements: 1 },
       ],
     });
-    expect(await fileAfter(action.changes!, "src/a.ts")).toBe("logger.debug(1);\nlogger.debug(2, 3);\n");
-    expect(await fileAfter(action.changes!, "src/b.ts")).toBe("function f() {\n  logger.debug('b');\n}\n");
+    expect(await textAfter(action.changes!, "src/a.ts")).toBe("logger.debug(1);\nlogger.debug(2, 3);\n");
+    expect(await textAfter(action.changes!, "src/b.ts")).toBe("function f() {\n  logger.debug('b');\n}\n");
   });
 
   test("singular label", async () => {
@@ -102,7 +99,7 @@ describe("ast_edit previews", () => {
   test("globs select files", async () => {
     const { actions } = await run({ ops: [{ pat: "var $A = $B;", out: "let $A = $B;" }], paths: ["**/*.js"] });
     expect(actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
-    expect(await fileAfter(actions[0]!.changes!, "src/c.js")).toBe("let x = 1;\n");
+    expect(await textAfter(actions[0]!.changes!, "src/c.js")).toBe("let x = 1;\n");
   });
 
   test("command-line pairs --pat/--out merge into ops, in order, after ops", async () => {
@@ -119,13 +116,13 @@ describe("ast_edit previews", () => {
       ],
     });
     // the second op sees the first op's output
-    expect(await fileAfter(actions[0]!.changes!, "src/a.ts")).toBe("debug(1);\ndebug2(3, 2);\n");
+    expect(await textAfter(actions[0]!.changes!, "src/a.ts")).toBe("debug(1);\ndebug2(3, 2);\n");
     expect(actions[0]!.label).toBe("AST Edit: 5 replacements in 3 files");
   });
 
   test("an empty out deletes the match", async () => {
     const { actions } = await run({ pat: ["console.log(1);"], out: [""], paths: ["src/a.ts"] });
-    expect(await fileAfter(actions[0]!.changes!, "src/a.ts")).toBe("\nconsole.log(2, 3);\n");
+    expect(await textAfter(actions[0]!.changes!, "src/a.ts")).toBe("\nconsole.log(2, 3);\n");
   });
 
   test("lang restricts directory scans to that language and forces it on named files", async () => {
@@ -133,7 +130,7 @@ describe("ast_edit previews", () => {
     const tsx = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], lang: "tsx" }, ws);
     expect(tsx.actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
     const forced = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], lang: "js", paths: ["scripts/tool.txt"] }, ws);
-    expect(await fileAfter(forced.actions[0]!.changes!, "scripts/tool.txt")).toBe("log(9)\n");
+    expect(await textAfter(forced.actions[0]!.changes!, "scripts/tool.txt")).toBe("log(9)\n");
     const unknown = await run({ ops: [{ pat: "x", out: "y" }], lang: "cobol" }, ws);
     expect(unknown.result.isError).toBe(true);
     expect(unknown.text).toContain('Unknown lang "cobol"');
@@ -284,7 +281,7 @@ describe("ast_edit over a local checkout (DirectoryWorkspace)", () => {
       expect(await ws.list()).toEqual(["src/a.ts"]);
       const { actions, text } = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }] }, ws);
       expect(text).toBe("AST Edit: 1 replacement in 1 file\n- src/a.ts: 1 replacement");
-      expect(await fileAfter(actions[0]!.changes!, "src/a.ts")).toBe("log(1);\n");
+      expect(await textAfter(actions[0]!.changes!, "src/a.ts")).toBe("log(1);\n");
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -7,6 +7,7 @@ import moveFactory from "../../src/tools/move.js";
 import { planMove } from "../../src/tools/move-plan.js";
 import { FORMAT_SETTINGS, findConfig, loadTsProject, toAbs, toRel } from "../../src/tools/ts-project.js";
 import { applyToDir, removeTemp, rxjsFiles, tscDiagnostics, writeTemp } from "../fixtures/ts/rxjs.js";
+import { textAfter } from "../helpers/changes.js";
 
 const pi = createToolAPI();
 let tool: AnyToolDefinition;
@@ -20,9 +21,6 @@ async function run(files: Record<string, string | Buffer>, paths: string[]) {
   return { workspace, execution };
 }
 
-async function contentAfter(changes: import("../../src/workspace/changeset.js").ChangeSet, path: string): Promise<string> {
-  return Buffer.from(await changes.read(path)).toString("utf8");
-}
 
 describe("move: tool definition", () => {
   it("is named move, labelled Move, with paths as positional array", () => {
@@ -54,8 +52,8 @@ describe("move: files", () => {
     });
     expect(resultText(execution.result)).toContain("Move preview: 1 file to move, 2 imports to update in 2 files.");
     const changes = action.changes!;
-    expect(await contentAfter(changes, "src/lib/a.ts")).toBe('import { b } from "../b";\nexport const a = () => b;\n');
-    expect(await contentAfter(changes, "src/c.ts")).toContain('import { a } from "./lib/a";');
+    expect(await textAfter(changes, "src/lib/a.ts")).toBe('import { b } from "../b";\nexport const a = () => b;\n');
+    expect(await textAfter(changes, "src/c.ts")).toContain('import { a } from "./lib/a";');
     expect(await changes.exists("src/a.ts")).toBe(false);
 
     const applied = await applyAction(action, "looks right", workspace);
@@ -82,9 +80,9 @@ describe("move: files", () => {
     // a.ts and b.ts stay side by side: only c.ts's two imports change.
     expect(action.label).toBe("Move: 3 files (2 imports updated)");
     const changes = action.changes!;
-    expect(await contentAfter(changes, "docs/README.md")).toBe("# readme\n");
-    expect(await contentAfter(changes, "lib/a.ts")).toContain('from "./b"');
-    expect(await contentAfter(changes, "src/c.ts")).toBe('import { a } from "../lib/a";\nimport { b } from "../lib/b";\nexport const c = [a, b];\n');
+    expect(await textAfter(changes, "docs/README.md")).toBe("# readme\n");
+    expect(await textAfter(changes, "lib/a.ts")).toContain('from "./b"');
+    expect(await textAfter(changes, "src/c.ts")).toBe('import { a } from "../lib/a";\nimport { b } from "../lib/b";\nexport const c = [a, b];\n');
   });
 
   it("is deterministic: a replay gives the same label, details and change digest", async () => {
@@ -143,11 +141,11 @@ describe("move: directories", () => {
       { from: "src/util/str.ts", to: "lib/shared/util/str.ts" },
     ]);
     const changes = action.changes!;
-    expect(await contentAfter(changes, "src/main.ts")).toBe(
+    expect(await textAfter(changes, "src/main.ts")).toBe(
       'import { str } from "../lib/shared/util";\nimport { isNum } from "../lib/shared/util/num";\nexport const main = () => import("../lib/shared/util/str").then((m) => m.str(isNum(1) ? 1 : 0) + str(2));\n',
     );
-    expect(await contentAfter(changes, "lib/shared/util/num.ts")).toContain('from "../../../src/config"');
-    expect(await contentAfter(changes, "lib/shared/util/str.ts")).toContain('from "./num"');
+    expect(await textAfter(changes, "lib/shared/util/num.ts")).toContain('from "../../../src/config"');
+    expect(await textAfter(changes, "lib/shared/util/str.ts")).toContain('from "./num"');
     expect(Buffer.from(await changes.read("lib/shared/util/logo.png"))).toEqual(files["src/util/logo.png"]);
     const applied = await applyAction(action, "ok", workspace);
     expect(resultText(applied.result)).toBe("Moved 4 files and updated 4 imports.");

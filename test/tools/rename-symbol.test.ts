@@ -1,12 +1,12 @@
 import { createToolAPI, executeTool, applyAction } from "../../src/core/execution.js";
 import { UserError, resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
-import type { ChangeSet } from "../../src/workspace/changeset.js";
 import { MemoryWorkspace } from "../../src/workspace/workspace.js";
 import renameFactory from "../../src/tools/rename-symbol.js";
 import { checkNewName } from "../../src/tools/rename-plan.js";
 import { loadTsProject, toRel } from "../../src/tools/ts-project.js";
 import { applyToDir, removeTemp, rxjsFiles, tscDiagnostics, writeTemp } from "../fixtures/ts/rxjs.js";
+import { textAfter } from "../helpers/changes.js";
 
 const pi = createToolAPI();
 let tool: AnyToolDefinition;
@@ -29,9 +29,6 @@ async function failure(files: Record<string, string>, params: { from: string; to
   return error as Error;
 }
 
-async function text(changes: ChangeSet, path: string): Promise<string> {
-  return Buffer.from(await changes.read(path)).toString("utf8");
-}
 
 const project = {
   "src/user.ts": "export interface User { name: string }\nexport function fetchUser(id: string): User {\n  return { name: id };\n}\n",
@@ -64,12 +61,12 @@ describe("rename_symbol", () => {
       files: ["src/app.ts", "src/index.ts", "src/user.ts"],
     });
     const changes = action.changes!;
-    expect(await text(changes, "src/user.ts")).toContain("export function loadUser(id: string): User {");
+    expect(await textAfter(changes, "src/user.ts")).toContain("export function loadUser(id: string): User {");
     // Shorthand property keeps the object's shape; the barrel keeps its public name; comments and strings stay.
-    expect(await text(changes, "src/app.ts")).toBe(
+    expect(await textAfter(changes, "src/app.ts")).toBe(
       'import { loadUser } from "./user";\n// fetchUser in a comment stays\nconst label = "fetchUser";\nexport const app = { fetchUser: loadUser, label, first: loadUser("1") };\n',
     );
-    expect(await text(changes, "src/index.ts")).toBe('export { loadUser as fetchUser } from "./user";\nexport type { User } from "./user";\n');
+    expect(await textAfter(changes, "src/index.ts")).toBe('export { loadUser as fetchUser } from "./user";\nexport type { User } from "./user";\n');
     expect(resultText(execution.result)).toContain("Rename preview: fetchUser → loadUser, declared at src/user.ts:2 (function)");
 
     const applied = await applyAction(action, "ok", workspace);
@@ -102,7 +99,7 @@ describe("rename_symbol", () => {
     expect(error.message).toContain("- src/other.ts:3 (method in Store)\n- src/other2.ts:5 (method in Cache)");
     const { execution } = await run(project, { from: "Cache.load", to: "fetch" });
     expect(execution.actions[0]!.label).toBe("Rename Symbol: load → fetch (1 reference in 1 file)");
-    expect(await text(execution.actions[0]!.changes!, "src/other2.ts")).toContain("  fetch(): number {");
+    expect(await textAfter(execution.actions[0]!.changes!, "src/other2.ts")).toContain("  fetch(): number {");
   });
 
   it("treats overloads and merged declarations as one symbol", async () => {
@@ -123,7 +120,7 @@ describe("rename_symbol", () => {
     };
     const { execution } = await run(files, { from: "size", to: "count" });
     expect(execution.actions[0]!.label).toBe("Rename Symbol: size → count (3 references in 2 files)");
-    expect(await text(execution.actions[0]!.changes!, "a.ts")).toBe("export const count = 1;\nexport function g() {\n  const size = 2;\n  return size;\n}\n");
+    expect(await textAfter(execution.actions[0]!.changes!, "a.ts")).toBe("export const count = 1;\nexport function g() {\n  const size = 2;\n  return size;\n}\n");
   });
 
   it.each([
