@@ -5,6 +5,14 @@ import type { PendingActionStore, PendingRecord } from "./store.js";
 
 export type Steering = "stack" | "strict";
 
+/** Bounds on work: commands one comment may run, actions one stack may hold. */
+export interface CommandLimits {
+  maxCommandsPerComment: number;
+  maxPending: number;
+}
+
+export const DEFAULT_COMMAND_LIMITS: CommandLimits = { maxCommandsPerComment: 10, maxPending: 20 };
+
 export interface CommitRequest {
   record: PendingRecord;
   reason: string;
@@ -25,6 +33,8 @@ export interface CommandContext {
    * undefined when nothing was committed. Throwing leaves the action pending.
    */
   commit(changes: ChangeSet, request: CommitRequest): Promise<string | undefined>;
+  /** Bounds on work; DEFAULT_COMMAND_LIMITS when absent. */
+  limits?: CommandLimits;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
 }

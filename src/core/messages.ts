@@ -34,3 +34,20 @@ export function steeringLine(stack: PendingRecord[]): string | undefined {
 export function strictRefusal(top: PendingRecord): string {
   return `This repository uses \`steering: strict\`: resolve the pending action first (${top.label}) with ${RESOLVE_COMMANDS}.`;
 }
+
+export function tooManyCommands(count: number, max: number): string {
+  return `This comment holds ${count} commands; at most ${max} run per comment (\`limits.max_commands_per_comment\` in \`.github/resolve-bot.yml\`). Nothing was run: split them over several comments.`;
+}
+
+export function stackFull(count: number, max: number): string {
+  return `This pull request already has ${count} pending actions, the most it may hold (\`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${RESOLVE_COMMANDS}.`;
+}
+
+export function stackWouldOverflow(proposed: number, room: number): string {
+  return `This preview proposes ${proposed} pending actions, but the stack has room for ${room} more (\`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was pushed.`;
+}
+
+/** After a commit landed but the store could not record it (e.g. the forge kept failing). */
+export function recordingFailed(commit: string): string {
+  return `The edit is committed (${commit.slice(0, 12)}), but marking it applied on the pull request failed; the next command finishes that from the commit itself, so it is never applied twice.`;
+}

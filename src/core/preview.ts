@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { executeTool } from "./execution.js";
 import { describeAction } from "./fingerprint.js";
+import { stackWouldOverflow } from "./messages.js";
 import { resultText, UserError } from "./result.js";
 import type { CommandContext } from "./context.js";
 import type { PendingRecord } from "./store.js";
@@ -19,7 +20,8 @@ export interface PreviewOutcome {
   pushed: PushedAction[];
 }
 
-export async function preview(tool: AnyToolDefinition, params: Record<string, unknown>, ctx: CommandContext): Promise<PreviewOutcome> {
+/** `room`: how many more actions the stack may take; a preview that proposes more pushes none. */
+export async function preview(tool: AnyToolDefinition, params: Record<string, unknown>, ctx: CommandContext, room = Infinity): Promise<PreviewOutcome> {
   const workspace = await ctx.workspace();
   const callId = randomUUID();
   let execution;
@@ -32,6 +34,9 @@ export async function preview(tool: AnyToolDefinition, params: Record<string, un
   const message = resultText(execution.result);
   if (execution.result.isError) return { ok: false, message, pushed: [] };
 
+  if (execution.actions.length > room) {
+    return { ok: false, message: stackWouldOverflow(execution.actions.length, room), pushed: [] };
+  }
   // Everything is computed before the first push, so a failure pushes nothing.
   const described = [];
   for (const action of execution.actions) described.push(await describeAction(action, workspace));

@@ -1,6 +1,6 @@
 /** The hidden `resolve` tool (spec §3): pop the newest pending action, then apply or discard it. */
 import { applyAction, rejectAction } from "./execution.js";
-import { applied, applyFailed, discarded, NOTHING_PENDING, renderResolution, RESOLVE_USAGE } from "./messages.js";
+import { applied, applyFailed, discarded, NOTHING_PENDING, recordingFailed, renderResolution, RESOLVE_USAGE } from "./messages.js";
 import { replay } from "./replay.js";
 import { resultText, UserError } from "./result.js";
 import type { CommandContext } from "./context.js";
@@ -62,7 +62,15 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     // Nothing was committed, so the action stays on the stack.
     return { ok: false, message: applyFailed(causeOf(error)) };
   }
-  const popped = await ctx.store.pop({ id: record.id, action: "apply", reason, actor: ctx.actor, message, commit });
+  let popped: PendingRecord | null;
+  try {
+    popped = await ctx.store.pop({ id: record.id, action: "apply", reason, actor: ctx.actor, message, commit });
+  } catch (error) {
+    // The commit is real: say so, and let the store reconcile from the commit's trailer later.
+    if (!commit) throw error;
+    const rendered = renderResolution("apply", record.label, reason);
+    return { ok: true, message: `${message}\n\n${recordingFailed(commit)}`, resolved: { record, action: "apply", reason, rendered, commit } };
+  }
   if (!popped) {
     throw new Error(`The pending stack changed while ${record.label} was being applied; the change was committed as ${commit ?? "nothing"}.`);
   }

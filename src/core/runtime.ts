@@ -4,8 +4,8 @@
  */
 import { bindArguments } from "./arguments.js";
 import { parseCommands, type SlashCommand } from "./commands.js";
-import type { CommandContext } from "./context.js";
-import { RESOLVE_COMMANDS, steeringLine, strictRefusal } from "./messages.js";
+import { DEFAULT_COMMAND_LIMITS, type CommandContext } from "./context.js";
+import { RESOLVE_COMMANDS, stackFull, steeringLine, strictRefusal, tooManyCommands } from "./messages.js";
 import { preview, type PushedAction } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
@@ -45,6 +45,12 @@ export class Runtime {
   async handleCommands(commands: SlashCommand[], ctx: CommandContext): Promise<CommentOutcome> {
     const outcomes: CommandOutcome[] = [];
     const skipped: string[] = [];
+    const { maxCommandsPerComment } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
+    if (commands.length > maxCommandsPerComment) {
+      // Refused whole: running the first N would surprise whoever wrote N + 1.
+      const message = tooManyCommands(commands.length, maxCommandsPerComment);
+      return { outcomes: [{ command: `/${commands[0]!.typed}`, kind: "error", ok: false, message }], skipped: [], stack: [], steering: undefined };
+    }
     for (const command of commands) {
       if (outcomes.some((outcome) => !outcome.ok)) {
         skipped.push(`/${command.typed}`);
@@ -112,7 +118,10 @@ export class Runtime {
       const top = await ctx.store.peek();
       if (top) return { command: typed, kind: "error", ok: false, message: strictRefusal(top) };
     }
-    const outcome = await preview(tool, binding.params, ctx);
+    const { maxPending } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
+    const stack = await ctx.store.list();
+    if (stack.length >= maxPending) return { command: typed, kind: "error", ok: false, message: stackFull(stack.length, maxPending) };
+    const outcome = await preview(tool, binding.params, ctx, maxPending - stack.length);
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }
 

@@ -103,8 +103,33 @@ export class CheckRunStore implements PendingActionStore {
       if (run.status !== "completed") state.pending.push({ runId: run.id, record, text: run.output.text ?? "" });
     }
     state.pending.sort((a, b) => a.record.seq - b.record.seq);
-    if (sha === this.pr.headSha) this.state = state;
+    if (sha !== this.pr.headSha) return state;
+    const ours = runs.some((run) => run.name === GATE_CHECK_NAME || run.name.startsWith(ACTION_CHECK_PREFIX));
+    if (!ours) await this.finishInterruptedApply(state);
+    this.state = state;
     return state;
+  }
+
+  /**
+   * A head with none of our runs may be our own apply whose stack was never moved (the bot died,
+   * or GitHub kept failing, after the ref update). The commit's `Resolve-Action:` trailer says
+   * which action it applied: that one is completed as applied (never applied twice) and the rest
+   * of the stack is carried from the parent, so nothing pending is lost.
+   */
+  private async finishInterruptedApply(state: HeadState): Promise<void> {
+    const { data: commit } = await this.octokit.rest.git.getCommit({ owner: this.pr.owner, repo: this.pr.repo, commit_sha: state.sha });
+    const applied = /^Resolve-Action: (\S+)$/m.exec(commit.message)?.[1];
+    const parent = commit.parents.length === 1 ? commit.parents[0]!.sha : undefined;
+    if (!applied || !parent) return;
+    const from = await this.load(parent);
+    const top = from.pending.at(-1);
+    if (top?.record.id === applied) {
+      const link = `[${short(state.sha)}](${this.options.commitUrl(state.sha)})`;
+      await this.complete(top, "success", "Applied", `Applied in ${link}; recorded after an interrupted apply.`);
+      from.pending.pop();
+    }
+    state.maxSeq = Math.max(state.maxSeq, from.maxSeq);
+    await this.moveEntries(from, state, `${top?.record.label ?? "an edit"} was applied`);
   }
 
   async push(draft: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord> {
@@ -215,12 +240,17 @@ export class CheckRunStore implements PendingActionStore {
   async carryTo(sha: string, why: string): Promise<void> {
     const from = await this.load();
     const target: HeadState = { sha, pending: [], names: new Set(), maxSeq: from.maxSeq };
-    for (const entry of from.pending) {
-      await this.createRun(target, entry.record, { carriedText: entry.text, note: `Carried over from ${short(from.sha)} after ${text(why)}.` });
-      await this.complete(entry, "neutral", "Moved", `Moved to ${short(sha)} after ${text(why)}; it is still pending there.`);
-    }
+    await this.moveEntries(from, target, why);
     this.pr.headSha = sha;
     this.state = target;
+  }
+
+  /** Re-creates every pending action of `from` on `target` unchanged and closes the old runs. */
+  private async moveEntries(from: HeadState, target: HeadState, why: string): Promise<void> {
+    for (const entry of from.pending) {
+      await this.createRun(target, entry.record, { carriedText: entry.text, note: `Carried over from ${short(from.sha)} after ${text(why)}.` });
+      await this.complete(entry, "neutral", "Moved", `Moved to ${short(target.sha)} after ${text(why)}; it is still pending there.`);
+    }
   }
 
   /**

@@ -116,7 +116,18 @@ export async function commitChangeSet(octokit: GitHubClient, pr: PullRequestInfo
           "The edit is still pending: run `/resolve apply <reason>` again to replay it on the new head.",
       );
     }
+    // A 5xx may come after the ref moved (GitHub answered late or a proxy failed): what counts is the branch.
+    if (await branchPointsAt(octokit, repo, pr.headRef, commit.sha)) return commit.sha;
     throw error;
   }
   return commit.sha;
+}
+
+async function branchPointsAt(octokit: GitHubClient, repo: { owner: string; repo: string }, branch: string, sha: string): Promise<boolean> {
+  try {
+    const { data } = await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` });
+    return data.object.sha === sha;
+  } catch {
+    return false;
+  }
 }

@@ -88,6 +88,14 @@ export async function onIssueComment(context: Context<"issue_comment.created">, 
   });
 }
 
+/**
+ * The gate follows the stack; failing to refresh it must not hide what the command did (it may
+ * have committed). The next command on the pull request brings it in line again.
+ */
+async function refreshGate(context: Context, store: CheckRunStore): Promise<void> {
+  await store.updateGate().catch((error: unknown) => context.log.warn({ err: error }, "gate check update failed"));
+}
+
 const INTERNAL_ERROR =
   "Something went wrong inside resolve-bot; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
 
@@ -120,7 +128,7 @@ async function runCommentCommands(
   const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(installation) });
   const result = await deps.runtime.handleCommands(commands, session.context);
   // Only a changed stack touches the gate: a refused or failed command writes nothing.
-  if (result.outcomes.some((outcome) => (outcome.pushed?.length ?? 0) > 0 || outcome.resolved)) await session.store.updateGate();
+  if (result.outcomes.some((outcome) => (outcome.pushed?.length ?? 0) > 0 || outcome.resolved)) await refreshGate(context, session.store);
   await reply(octokit, repo, number, renderReply(result, session.commitUrl));
   return result.outcomes.every((outcome) => outcome.ok);
 }
@@ -160,7 +168,7 @@ async function resolveFromButton(
   const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id) });
   const reason = `${identifier === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${actor.login}`;
   const outcome = await deps.runtime.resolve(identifier, reason, session.context);
-  await session.store.updateGate();
+  await refreshGate(context, session.store);
   const body = renderOutcome({ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }, session.commitUrl);
   await reply(octokit, repo, number, withSteering(body, steeringLine(await session.store.list())));
 }

@@ -5,7 +5,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import type { Steering } from "../core/context.js";
+import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type Steering } from "../core/context.js";
 import { DEFAULT_LIMITS, type WorkspaceLimits } from "../workspace/limits.js";
 
 export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
@@ -25,6 +25,8 @@ export const RepoConfigSchema = Type.Object(
           max_files: Type.Optional(Type.Integer({ minimum: 1 })),
           max_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
           max_total_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_commands_per_comment: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_pending: Type.Optional(Type.Integer({ minimum: 1 })),
         },
         { additionalProperties: false },
       ),
@@ -42,6 +44,8 @@ export interface RepoConfig {
   steering: Steering;
   gateCheck: boolean;
   limits: WorkspaceLimits;
+  /** How many commands one comment may hold, and how many actions a PR's stack. */
+  commandLimits: CommandLimits;
   commitMessage: string;
 }
 
@@ -71,6 +75,10 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
         maxFiles: config.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
         maxFileBytes: config.limits?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
         maxTotalBytes: config.limits?.max_total_bytes ?? DEFAULT_LIMITS.maxTotalBytes,
+      },
+      commandLimits: {
+        maxCommandsPerComment: config.limits?.max_commands_per_comment ?? DEFAULT_COMMAND_LIMITS.maxCommandsPerComment,
+        maxPending: config.limits?.max_pending ?? DEFAULT_COMMAND_LIMITS.maxPending,
       },
       commitMessage: config.commit_message ?? DEFAULT_COMMIT_MESSAGE,
     },

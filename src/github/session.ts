@@ -86,6 +86,7 @@ export function openSession(
     store,
     actor: actor.login,
     steering: config.steering,
+    limits: config.commandLimits,
     isToolEnabled: (name) => !enabled || enabled.has(name.replace(/-/g, "_")),
     workspace() {
       if (workspace?.sha !== pr.headSha) {

@@ -6,6 +6,7 @@ describe("repo config", () => {
     expect(requiredPermission(DEFAULT_REPO_CONFIG, "ast_edit")).toBe("write");
     expect(requiredPermission(DEFAULT_REPO_CONFIG, "help")).toBe("read");
     expect([DEFAULT_REPO_CONFIG.steering, DEFAULT_REPO_CONFIG.gateCheck, DEFAULT_REPO_CONFIG.tools]).toEqual(["stack", true, undefined]);
+    expect(DEFAULT_REPO_CONFIG.commandLimits).toEqual({ maxCommandsPerComment: 10, maxPending: 20 });
   });
 
   test("every setting is read", () => {
@@ -14,7 +15,7 @@ describe("repo config", () => {
       permissions: { default: "maintain", resolve: "admin" },
       steering: "strict",
       gate_check: false,
-      limits: { max_files: 10, max_file_bytes: 20, max_total_bytes: 30 },
+      limits: { max_files: 10, max_file_bytes: 20, max_total_bytes: 30, max_commands_per_comment: 3, max_pending: 4 },
       commit_message: "{tool}: {label}\n\n{reason}",
     });
     expect(parsed).toEqual({
@@ -25,6 +26,7 @@ describe("repo config", () => {
         steering: "strict",
         gateCheck: false,
         limits: { maxFiles: 10, maxFileBytes: 20, maxTotalBytes: 30 },
+        commandLimits: { maxCommandsPerComment: 3, maxPending: 4 },
         commitMessage: "{tool}: {label}\n\n{reason}",
       },
     });

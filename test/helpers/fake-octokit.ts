@@ -4,12 +4,17 @@ export interface Call {
   params: Record<string, any>;
 }
 
+/** Answers for calls a test did not script: a plain commit (no `Resolve-Action:` trailer). */
+const defaults: Record<string, (params: Record<string, any>) => unknown> = {
+  "git.getCommit": (params) => ({ sha: params.commit_sha, message: "a commit\n", parents: [{ sha: "p".repeat(40) }], tree: { sha: "tree0" } }),
+};
+
 export function fakeOctokit(responses: Record<string, (params: Record<string, any>, calls: Call[]) => unknown> = {}) {
   const calls: Call[] = [];
   let nextId = 1;
   const handler = (method: string) => async (params: Record<string, any>) => {
     calls.push({ method, params });
-    const respond = responses[method];
+    const respond = responses[method] ?? defaults[method];
     if (respond) return { data: await respond(params, calls) };
     return { data: { id: nextId++, sha: `sha${nextId++}` } };
   };

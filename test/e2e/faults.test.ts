@@ -1,0 +1,95 @@
+/**
+ * Faults after a write are reported as what is true, and bounds on work hold: GitHub failing
+ * after the ref moved, check-run updates failing after the commit, a 200-command comment.
+ */
+import { comment, runsOn, useBot, type Bot } from "./harness.js";
+
+const REPO = "acme/faults";
+const FILES = {
+  "src/log.ts": 'export function run(x: number) {\n  console.log("run", x);\n  return x;\n}\n',
+  "src/main.ts": 'import { run } from "./log";\n\nconsole.log(run(1));\n',
+};
+const LOG_TS_DEBUG = 'export function run(x: number) {\n  logger.debug("run", x);\n  return x;\n}\n';
+
+let bot: Bot;
+
+useBot(async (started) => {
+  bot = started;
+  await bot.gh.createRepo("acme", "faults", FILES);
+  bot.gh.setPermission(REPO, "alice", "write");
+});
+
+async function openPr(head: string) {
+  return bot.gh.createPullRequest({ repo: REPO, head, user: "alice", commits: [{ files: { "docs/x.md": `${head}\n` } }] });
+}
+
+/** Commits on the branch since `base`, newest first. */
+async function commitsSince(branch: string, base: string): Promise<string[]> {
+  const out = await bot.gh.runGit(REPO, ["rev-list", `${base}..refs/heads/${branch}`]);
+  return out.split("\n").filter(Boolean);
+}
+
+afterEach(() => bot.gh.clearFaults());
+
+test("a 5xx on the ref update after the branch moved: the reply says Applied, one commit", async () => {
+  const pr = await openPr("fault-ref");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src/log.ts");
+  // GitHub moves the ref, then the answer is lost: every try answers 502.
+  bot.gh.onceBefore("PATCH /repos/acme/faults/git/refs/heads/fault-ref", async (req) => {
+    await bot.gh.forcePush(REPO, "fault-ref", (req.body as { sha: string }).sha);
+  });
+  bot.gh.injectFault({ method: "PATCH", path: "/repos/acme/faults/git/refs/heads/fault-ref", status: 502, times: Infinity });
+  const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply use the logger");
+  expect(applied.done).toBe("rocket");
+  expect(applied.reply.startsWith("Applied 1 replacement in 1 file.")).toBe(true);
+  const commits = await commitsSince("fault-ref", pr.headSha);
+  expect(commits).toHaveLength(1);
+  expect(await bot.gh.fileAt(REPO, commits[0]!, "src/log.ts")).toBe(LOG_TS_DEBUG);
+  const run = runsOn(bot, REPO, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: AST Edit"))!;
+  expect([run.status, run.conclusion]).toEqual(["completed", "success"]);
+});
+
+test("check-run updates failing after the commit: the reply says it is committed; the next command finishes the stack", async () => {
+  const pr = await openPr("fault-checks");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/main.ts");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src/log.ts");
+  bot.gh.injectFault({ method: "PATCH", path: "/repos/acme/faults/check-runs/:id", status: 502, times: Infinity });
+  const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply debug level");
+  const commits = await commitsSince("fault-checks", pr.headSha);
+  expect(commits).toHaveLength(1);
+  expect(applied.reply).toContain(`The edit is committed (${commits[0]!.slice(0, 12)}), but marking it applied on the pull request failed`);
+  expect(applied.reply).not.toContain("Something went wrong");
+  bot.gh.clearFaults();
+
+  // The next command reads the new head, sees the commit's trailer, and completes the stack from it.
+  const pending = await comment(bot, REPO, pr.number, "alice", "/pending");
+  expect(pending.reply).toContain("1 pending, newest first");
+  expect(pending.reply).toContain("AST Edit: 1 replacement in 1 file (#1");
+  const oldRuns = runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: AST Edit"));
+  expect(oldRuns.map((run) => [run.output.title, run.conclusion])).toEqual(
+    expect.arrayContaining([
+      [expect.stringContaining("Applied"), "success"],
+      [expect.stringContaining("Moved"), "neutral"],
+    ]),
+  );
+  // Applying again applies the older action, not the committed one a second time.
+  const second = await comment(bot, REPO, pr.number, "alice", "/resolve apply info level");
+  expect(second.done).toBe("rocket");
+  const after = await commitsSince("fault-checks", pr.headSha);
+  expect(after).toHaveLength(2);
+  expect(await bot.gh.filesAt(REPO, after[0]!)).toMatchObject({
+    "src/log.ts": LOG_TS_DEBUG,
+    "src/main.ts": 'import { run } from "./log";\n\nlogger.info(run(1));\n',
+  });
+});
+
+test("a comment with 200 commands is refused whole: one reply, no check run", async () => {
+  const pr = await openPr("many-commands");
+  const body = Array.from({ length: 200 }, (_, index) => `/ast-edit --pat 'console.log($$$A)' --out 'log${index}($$$A)'`).join("\n");
+  const result = await comment(bot, REPO, pr.number, "alice", body);
+  expect(result.done).toBe("confused");
+  expect(result.reply).toBe(
+    "This comment holds 200 commands; at most 10 run per comment (`limits.max_commands_per_comment` in `.github/resolve-bot.yml`). Nothing was run: split them over several comments.",
+  );
+  expect(runsOn(bot, REPO, pr.headSha)).toEqual([]);
+});
