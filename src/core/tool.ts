@@ -68,6 +68,11 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
   positionals?: string[];
   /** Example command lines shown in /help. */
   examples?: string[];
+  /**
+   * A ```yaml block after the command whose documents hold `key` (e.g. ast-grep rules, which
+   * hold `rule`) is not parsed into parameters but given, as written, to parameter `param`.
+   */
+  rawYamlBlock?: { param: string; key: string };
   execute(toolCallId: string, params: Static<TParams>, signal?: AbortSignal): Promise<ToolResult>;
 }
 

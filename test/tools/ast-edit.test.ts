@@ -3,11 +3,9 @@ import { applyAction, createToolAPI, executeTool } from "../../src/core/executio
 import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
 import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
-import { expandTemplate, indentAt, parseTemplate } from "../../src/tools/ast-grep/template.js";
 import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tools/ast-grep/prefilter.js";
-import { langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
-import { compileOp, prepareOp, rewriteText } from "../../src/tools/ast-grep/rewrite.js";
-import { Lang } from "@ast-grep/napi";
+import { AST_LANGS, langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
+import { compileOp, mayMatchOp, prepareOp } from "../../src/tools/ast-grep/rewrite.js";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -207,17 +205,20 @@ describe("ast_edit errors", () => {
     expect(named.text).toBe("src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
   });
 
-  test("a named file in a language ast_edit cannot parse is an error", async () => {
-    const { result, text } = await run({ ops: [{ pat: "a", out: "b" }], paths: ["docs/readme.md"] });
+  test("a named file in a language the CLI does not know is an error", async () => {
+    const { result, text } = await run({ ops: [{ pat: "a", out: "b" }], paths: ["notes.txt"] }, workspace({ "notes.txt": "a\n" }));
     expect(result.isError).toBe(true);
-    expect(text).toContain("docs/readme.md: ast_edit does not know the language of this file");
+    expect(text).toBe("notes.txt: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).");
   });
 
-  test("an unusable pattern is an error", async () => {
-    const { result, text, actions } = await run({ ops: [{ pat: "a; b", out: "c" }] });
-    expect(result.isError).toBe(true);
-    expect(text).toContain("Multiple AST nodes are detected");
-    expect(actions).toEqual([]);
+  test("an unusable pattern is an error with the CLI's message, with or without --lang", async () => {
+    for (const params of [{ ops: [{ pat: "a; b", out: "c" }] }, { ops: [{ pat: "a; b", out: "c" }], lang: "ts" }]) {
+      const { result, text, actions } = await run(params, workspace({ "src/d.ts": "a; b;\n" }));
+      expect(result.isError).toBe(true);
+      expect(text).toContain("ast-grep refused it:\n```\nError: Cannot parse query as a valid pattern.");
+      expect(text).toContain("Multiple AST nodes are detected. Please check the pattern source `a; b`.");
+      expect(actions).toEqual([]);
+    }
   });
 });
 
@@ -288,47 +289,34 @@ describe("ast_edit over a local checkout (DirectoryWorkspace)", () => {
   });
 });
 
-describe("template expansion (the CLI's rules)", () => {
-  function expand(source: string, pat: string, out: string): string {
-    const op = compileOp(pat, out);
-    prepareOp(op, Lang.TypeScript);
-    return rewriteText(op, Lang.TypeScript, source).text;
+describe("replacement templates (the CLI expands them; resolve-bot splices its output)", () => {
+  async function expand(source: string, pat: string, out: string): Promise<string> {
+    const { actions } = await run({ pat: [pat], out: [out] }, new MemoryWorkspace({ "x.ts": source }));
+    return actions.length === 0 ? source : textAfter(actions[0]!.changes!, "x.ts");
   }
 
-  test("$$$ inserts the source span between the first and last node, separators included", () => {
-    expect(expand("f(a,  b ,c);", "f($$$A)", "g($$$A)")).toBe("g(a,  b ,c);");
-    expect(expand("f();", "f($$$A)", "g([$$$A])")).toBe("g([]);");
+  test("$$$ inserts the source span between the first and last node, separators included", async () => {
+    expect(await expand("f(a,  b ,c);", "f($$$A)", "g($$$A)")).toBe("g(a,  b ,c);");
+    expect(await expand("f();", "f($$$A)", "g([$$$A])")).toBe("g([]);");
   });
 
-  test("multi-line captures are re-indented to the template, then to the match", () => {
+  test("multi-line captures are re-indented to the template, then to the match", async () => {
     const source = "if (true) {\n  a(\n    1\n      + 2\n  )\n}";
-    expect(expand(source, "a($B)", "c(\n  $B\n)")).toBe("if (true) {\n  c(\n    1\n      + 2\n  )\n}");
+    expect(await expand(source, "a($B)", "c(\n  $B\n)")).toBe("if (true) {\n  c(\n    1\n      + 2\n  )\n}");
   });
 
-  test("nested matches: only the outermost is rewritten", () => {
-    expect(expand("Some(Some(1));", "Some($A)", "X($A)")).toBe("X(Some(1));");
+  test("nested matches: only the outermost is rewritten", async () => {
+    expect(await expand("Some(Some(1));", "Some($A)", "X($A)")).toBe("X(Some(1));");
   });
 
-  test("a $ without a name, lowercase names and unknown captures", () => {
-    expect(parseTemplate("$$$ $a $A $$$$B").vars.map((v) => [v.name, v.multi])).toEqual([
-      ["A", false],
-      ["B", true],
-    ]);
-    expect(expand("f(1);", "f($A)", "g($A, $Z, $$, $a)")).toBe("g(1, , $$, $a);");
+  test("a $ without a name, lowercase names and unknown captures", async () => {
+    expect(await expand("f(1);", "f($A)", "g($A, $Z, $$, $a)")).toBe("g(1, , $$, $a);");
   });
 
-  test("indentation counts leading spaces only, within the last 512 bytes", () => {
-    expect(indentAt("    abc", 6)).toBe(4);
-    expect(indentAt("x\n  a = b", 8)).toBe(2);
-    expect(indentAt("x\n\t  a", 5)).toBe(0);
-    expect(indentAt(`x\n  ${"é".repeat(300)}`, 304)).toBe(0); // 600 bytes back to the newline
-    expect(indentAt(`x\n  ${"e".repeat(300)}`, 304)).toBe(2);
-  });
-
-  test("expandTemplate with explicit spans", () => {
-    const src = "  foo(\n    bar\n  )";
-    const template = parseTemplate("[\n  $X\n]");
-    expect(expandTemplate(template, src, 2, () => [2, src.length])).toBe("[\n    foo(\n      bar\n    )\n  ]");
+  test("non-ASCII text before, inside and after matches (the CLI reports UTF-8 byte offsets)", async () => {
+    expect(await expand("const é = '😀'; f('ü'); // ✓\nf(\"日本\");\n", "f($A)", "g($A, 'ß')")).toBe(
+      "const é = '😀'; g('ü', 'ß'); // ✓\ng(\"日本\", 'ß');\n",
+    );
   });
 });
 
@@ -352,13 +340,22 @@ describe("prefilter", () => {
     expect(mayMatch("throw new Error('x')", ["Error", "new"], false, true)).toBe(true);
     expect(mayMatch("throw new Error('x')", ["Error", "new"], true, true)).toBe(true);
     const op = compileOp("new Error($$$A)", "new E($$$A)");
-    prepareOp(op, Lang.TypeScript);
-    expect(rewriteText(op, Lang.TypeScript, "throw new error(1);").replacements).toBe(0);
-    expect(rewriteText(op, Lang.TypeScript, "throw new Error(1);").text).toBe("throw new E(1);");
-    expect(op.words.get(Lang.TypeScript)).toEqual(["Error", "new"]);
+    prepareOp(op, "TypeScript");
+    expect(mayMatchOp(op, "TypeScript", "throw new error(1);")).toBe(false);
+    expect(mayMatchOp(op, "TypeScript", "throw new Error(1);")).toBe(true);
+    expect(op.words.get("TypeScript")).toEqual(["Error", "new"]);
     const html = compileOp("<P>$A</P>", "<q>$A</q>");
-    prepareOp(html, Lang.Html);
-    expect(html.words.get(Lang.Html)).toEqual(["p"]);
+    prepareOp(html, "Html");
+    expect(html.words.get("Html")).toEqual(["p"]);
+    // other languages: words only, case-insensitive; none when the pattern may hold a comment
+    const py = compileOp("print($A)", "log($A)");
+    prepareOp(py, "Python");
+    expect(py.words.get("Python")).toEqual(["print"]);
+    expect(mayMatchOp(py, "Python", "PRINT(1)")).toBe(true);
+    expect(mayMatchOp(py, "Python", "log(1)")).toBe(false);
+    const commented = compileOp("f($A)  # note", "g($A)");
+    prepareOp(commented, "Python");
+    expect(commented.words.get("Python")).toEqual([]);
   });
 
   test("comments: the quick check and the lexer never drop a file whose words occur in code", () => {
@@ -429,11 +426,15 @@ describe("prefilter", () => {
 
 describe("languages", () => {
   test("by extension, as ast-grep CLI assigns them", () => {
-    expect(["a.ts", "a.cts", "a.mts", "a.tsx", "a.js", "a.cjs", "a.mjs", "a.jsx", "a.html", "a.htm", "a.css", "a.scss", "a.md", "a.TS", "ts"].map(langForPath)).toEqual([
-      "TypeScript", "TypeScript", "TypeScript", "Tsx", "JavaScript", "JavaScript", "JavaScript", "JavaScript", "Html", "Html", "Css", "Css", undefined, undefined, undefined,
+    expect(["a.ts", "a.cts", "a.mts", "a.tsx", "a.js", "a.cjs", "a.mjs", "a.jsx", "a.html", "a.htm", "a.css", "a.scss", "a.md", "a.TS", "ts", ".env", "x.sh.in", "main.tf", "lib.rs", "a.pyi"].map(langForPath)).toEqual([
+      "TypeScript", "TypeScript", "TypeScript", "Tsx", "JavaScript", "JavaScript", "JavaScript", "JavaScript", "Html", "Html", "Css", "Css", "Markdown", undefined, undefined, undefined, undefined, "Hcl", "Rust", "Python",
     ]);
+    expect(AST_LANGS).toHaveLength(29);
     expect(langFromName("TypeScript")).toBe("TypeScript");
     expect(langFromName("jsx")).toBe("JavaScript");
+    expect(langFromName("golang")).toBe("Go");
+    expect(langFromName("C++")).toBe("Cpp");
+    expect(langFromName("cobol")).toBeUndefined();
   });
 
   test("collectOps keeps order and validates", () => {
