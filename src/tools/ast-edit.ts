@@ -15,7 +15,7 @@ import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
-import { AST_LANGS, hostsInjected, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
+import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
 import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job } from "./ast-grep/rewrite.js";
 import { checkArguments, DEFAULT_CLI_LIMITS, type CliLimits } from "./ast-grep/cli.js";
 
@@ -90,7 +90,8 @@ function parametersSchema(pi: ToolAPI) {
         description:
           "Language of the patterns (as the CLI's --lang: typescript, python, go, rust, …). Directories and globs then only yield " +
           "that language's files (and HTML, whose <script>/<style> the CLI searches too); files named explicitly are read as it " +
-          "whatever their extension. Without it each file's language comes from its extension.",
+          "whatever their extension. Without it each file's language comes from its extension, as the CLI assigns them: " +
+          `${languageTable().join("; ")}.`,
       }),
     ),
   });

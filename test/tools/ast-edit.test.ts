@@ -1,4 +1,7 @@
-import astEdit, { collectOps, summary } from "../../src/tools/ast-edit.js";
+import astEdit, { collectOps, setCliLimitsForTests, summary } from "../../src/tools/ast-edit.js";
+import { parseCommands } from "../../src/core/commands.js";
+import { bindArguments } from "../../src/core/arguments.js";
+import { parameterLines } from "../../src/core/usage.js";
 import { applyAction, createToolAPI, executeTool } from "../../src/core/execution.js";
 import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
@@ -185,21 +188,49 @@ describe("ast_edit errors", () => {
     expect(named.actions).toEqual([]);
   });
 
-  test("over-limit files are skipped in a scan but are an error when named", async () => {
+  test("over-limit files are named in a scan's reply and are an error when named", async () => {
     const limits = { maxFiles: 100, maxFileBytes: 64, maxTotalBytes: 1 << 20 };
-    const ws = new MemoryWorkspace({ "a.ts": "console.log(1);\n", "big.ts": `console.log(${"1".repeat(100)});\n` }, "memory", limits);
+    const ws = new MemoryWorkspace(
+      { "a.ts": "console.log(1);\n", "big.ts": `console.log(${"1".repeat(100)});\n`, "big.txt": "x".repeat(100) },
+      "memory",
+      limits,
+    );
     const scan = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }] }, ws);
     expect(scan.actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
+    // big.txt is in no language the CLI reads: it could not have matched, so it is not named
+    expect(scan.text).toBe(
+      "AST Edit: 1 replacement in 1 file\n- a.ts: 1 replacement\nNot searched: 1 file that could hold a match:\n" +
+        "- big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone.",
+    );
+    expect(scan.actions[0]!.details).toMatchObject({ skipped: [{ path: "big.ts", reason: "big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone." }] });
+    const none = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts", "big.txt"] }, ws);
+    expect(none.result.isError).toBe(true);
     const named = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts"] }, ws);
     expect(named.result.isError).toBe(true);
     expect(named.text).toContain("big.ts is 115 B, over the 64 B per-file limit");
+    const onlyBig = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["*.ts"] }, ws);
+    expect(onlyBig.text).toBe(
+      "AST Edit: 1 replacement in 1 file\n- a.ts: 1 replacement\nNot searched: 1 file that could hold a match:\n" +
+        "- big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone.",
+    );
   });
 
-  test("invalid UTF-8 is skipped in a scan but is an error when named", async () => {
+  test("invalid UTF-8 that could hold a match is named in a scan's reply and is an error when named", async () => {
     const bad = new Uint8Array([...Buffer.from("console.log('"), 0xc3, 0x28, ...Buffer.from("');\n")]);
-    const ws = workspace({ "src/latin1.ts": bad });
+    const unrelated = new Uint8Array([...Buffer.from("let s = '"), 0xff, ...Buffer.from("';\n")]);
+    const ws = workspace({ "src/latin1.ts": bad, "src/other.ts": unrelated });
     const scan = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src"] }, ws);
     expect(scan.actions[0]!.label).toBe("AST Edit: 3 replacements in 2 files");
+    // src/other.ts holds no `console.log`: the prefilter rules a match out, so it is not named
+    expect(scan.text).toBe(
+      "AST Edit: 3 replacements in 2 files\n- src/a.ts: 2 replacements\n- src/b.ts: 1 replacement\n" +
+        "Not searched: 1 file that could hold a match:\n- src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.",
+    );
+    const nothing = await run({ ops: [{ pat: "console.log('x')", out: "y" }], paths: ["src/latin1.ts", "src/c.js"] }, ws);
+    expect(nothing.result.isError).toBe(true);
+    const onlyBad = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/*.ts"] }, workspace({ "src/a.ts": "", "src/b.ts": "", "src/latin1.ts": bad }));
+    expect(onlyBad.text).toBe("No replacements made\nNot searched: 1 file that could hold a match:\n- src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
+    expect(onlyBad.actions).toEqual([]);
     const named = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/latin1.ts"] }, ws);
     expect(named.result.isError).toBe(true);
     expect(named.text).toBe("src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
@@ -219,6 +250,86 @@ describe("ast_edit errors", () => {
       expect(text).toContain("Multiple AST nodes are detected. Please check the pattern source `a; b`.");
       expect(actions).toEqual([]);
     }
+  });
+});
+
+describe("ast_edit YAML rules", () => {
+  const RULE = "id: no-console\nlanguage: typescript\nrule:\n  pattern: console.log($$$A)\n  inside: { kind: function_declaration, stopBy: end }\nfix: logger.debug($$$A)\n";
+
+  test("a ```yaml block holding a rule is given as written to `rules`; other yaml blocks stay parameters", () => {
+    const [command] = parseCommands(`/ast-edit src\n\`\`\`yaml\n${RULE}\`\`\`\n`);
+    expect(bindArguments(tool, command!)).toEqual({ ok: true, params: { rules: RULE.trimEnd(), paths: ["src"] } });
+    const several = "id: a\nlanguage: ts\nrule: { pattern: f() }\nfix: g()\n---\nid: b\nlanguage: ts\nrule: { pattern: h() }\nfix: i()";
+    const [multi] = parseCommands(`/ast-edit\n\`\`\`yaml\n${several}\n\`\`\``);
+    expect(bindArguments(tool, multi!)).toMatchObject({ ok: true, params: { rules: several } });
+    const [params] = parseCommands("/ast-edit\n```yaml\nops:\n  - { pat: a, out: b }\n```");
+    expect(bindArguments(tool, params!)).toMatchObject({ ok: true, params: { ops: [{ pat: "a", out: "b" }] } });
+  });
+
+  test("a rule rewrites only what it selects, and labels like a pattern", async () => {
+    const { actions, text } = await run({ rules: RULE });
+    expect(text).toBe("AST Edit: 1 replacement in 1 file\n- src/b.ts: 1 replacement");
+    expect(await textAfter(actions[0]!.changes!, "src/b.ts")).toBe("function f() {\n  logger.debug('b');\n}\n");
+    expect(actions[0]!.details).toMatchObject({ ops: [], rules: RULE, replacements: 1 });
+  });
+
+  test("a bad rule gets the CLI's own message, even when no file is in its language", async () => {
+    const { result, text, actions } = await run({ rules: "id: x\nlanguage: rust\nrule: { patern: foo }\n" });
+    expect(result.isError).toBe(true);
+    expect(text).toMatch(/^ast-grep refused it:\n```\nError: Cannot parse rule INLINE_RULES\n/);
+    expect(text).toContain("patern");
+    expect(actions).toEqual([]);
+  });
+
+  test("rules and patterns together, --lang with rules, empty rules: errors", async () => {
+    expect((await run({ rules: RULE, pat: ["a"], out: ["b"] })).text).toBe("Give patterns (--pat/--out) or YAML rules, not both.");
+    expect((await run({ rules: RULE, lang: "ts" })).text).toBe("--lang applies to patterns; each YAML rule names its own language.");
+    expect((await run({ rules: "  \n" })).text).toBe("The YAML rules are empty.");
+  });
+});
+
+describe("ast_edit limits and file selection", () => {
+  test("a CLI run past its time limit is stopped with a clear reply, and nothing is pushed", async () => {
+    const restore = setCliLimitsForTests({ timeoutMs: 1, maxOutputBytes: 1 << 20 });
+    try {
+      const { result, text, actions } = await run({ pat: ["console.log($$$A)"], out: ["x"] });
+      expect(result.isError).toBe(true);
+      expect(text).toBe("ast-grep took longer than 1 ms and was stopped; narrow the pattern, the rule or the paths.");
+      expect(actions).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  test("a CLI run past its output budget is stopped with a clear reply", async () => {
+    const restore = setCliLimitsForTests({ timeoutMs: 60_000, maxOutputBytes: 2048 });
+    try {
+      const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`m${i}.ts`, "console.log(1);\n".repeat(20)]));
+      const { result, text } = await run({ pat: ["console.log($$$A)"], out: ["x"] }, new MemoryWorkspace(many));
+      expect(result.isError).toBe(true);
+      expect(text).toBe("ast-grep reported more than 2 KB of matches and was stopped; narrow the pattern, the rule or the paths.");
+    } finally {
+      restore();
+    }
+  });
+
+  test("hidden and .gitignored files of the workspace are edited like any other (a PR tarball holds tracked files only)", async () => {
+    const ws = workspace({ ".gitignore": "gen/\n", "gen/out.ts": "console.log(7);\n", ".config/setup.ts": "console.log(8);\n" });
+    const { actions } = await run({ pat: ["console.log($$$A)"], out: ["log($$$A)"] }, ws);
+    const paths = (await actions[0]!.changes!.resolveChanges()).map((c) => c.path);
+    expect(paths).toEqual([".config/setup.ts", "gen/out.ts", "src/a.ts", "src/b.ts"]);
+  });
+
+  test("a file whose path starts with a dash, or holds spaces, reaches the CLI as a file", async () => {
+    const ws = new MemoryWorkspace({ "-rf.ts": "console.log(1);\n", "dir with space/a b.ts": "console.log(2);\n" });
+    const { text } = await run({ pat: ["console.log($$$A)"], out: ["log($$$A)"] }, ws);
+    expect(text).toBe("AST Edit: 2 replacements in 2 files\n- -rf.ts: 1 replacement\n- dir with space/a b.ts: 1 replacement");
+  });
+
+  test("/help's parameter lines list every language with its extensions", () => {
+    const lines = parameterLines(tool).join("\n");
+    for (const lang of AST_LANGS) expect(lines).toContain(`${lang}: .`);
+    expect(lines).toContain("Python: .py .py3 .pyi .bzl");
   });
 });
 

@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { UserError } from "../../core/result.js";
+import { formatBytes } from "../../workspace/limits.js";
 
 const require = createRequire(import.meta.url);
 
@@ -73,6 +74,8 @@ export function runAstGrep(
   cwd: string,
   limits: CliLimits,
   onMatch: (match: CliMatch) => void,
+  /** When the run must be over (Date.now() units); default: limits.timeoutMs from now. Several runs share one command's time. */
+  deadline = Date.now() + limits.timeoutMs,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(astGrepBinary(), [args[0]!, "--json=stream", ...args.slice(1)], { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -85,13 +88,13 @@ export function runAstGrep(
       child.kill("SIGKILL");
     };
     const timer = setTimeout(
-      () => stop(new UserError(`ast-grep took longer than ${limits.timeoutMs / 1000} s and was stopped; narrow the pattern, the rule or the paths.`)),
-      limits.timeoutMs,
+      () => stop(new UserError(`ast-grep took longer than ${seconds(limits.timeoutMs)} and was stopped; narrow the pattern, the rule or the paths.`)),
+      Math.max(1, deadline - Date.now()),
     );
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.length;
       if (output > limits.maxOutputBytes) {
-        stop(new UserError(`ast-grep printed more than ${Math.round(limits.maxOutputBytes / 1024 / 1024)} MB of matches and was stopped; narrow the pattern, the rule or the paths.`));
+        stop(new UserError(`ast-grep reported more than ${formatBytes(limits.maxOutputBytes)} of matches and was stopped; narrow the pattern, the rule or the paths.`));
       }
     });
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
@@ -156,4 +159,8 @@ export async function checkArguments(args: readonly string[], limits: CliLimits)
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

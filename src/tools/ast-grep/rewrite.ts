@@ -252,12 +252,13 @@ class JobRun {
       args.push(arg);
       byName.set(reportedName(arg), { file, matches: [] });
     }
-    const timeoutMs = Math.max(1, this.deadline - Date.now());
-    await runAstGrep([...this.job.args, "-c", this.scratch.config, "--", ...args], this.scratch.tree, { ...this.limits, timeoutMs }, (match) => {
+    await runAstGrep([...this.job.args, "-c", this.scratch.config, "--", ...args], this.scratch.tree, this.limits, (match) => {
       const entry = byName.get(match.file);
       if (entry === undefined) throw new Error(`ast-grep reported a file it was not given: ${match.file}`);
-      if (match.replacementOffsets !== undefined && match.replacement !== undefined) entry.matches.push(match);
-    });
+      // only what splicing needs: the match's text, lines and captures would be kept until the batch ends
+      const { file, replacement, replacementOffsets, ruleId } = match;
+      if (replacementOffsets !== undefined && replacement !== undefined) entry.matches.push({ file, replacement, replacementOffsets, ruleId });
+    }, this.deadline);
     for (const { file, matches } of byName.values()) {
       const input = file.text;
       const result = splice(input, matches);
