@@ -87,7 +87,7 @@ export interface BotOutput {
   /** Rewritten text by path, for the files the change set writes. */
   files: Map<string, string>;
   replacements: number;
-  /** Files the bot reported as left alone because they do not parse cleanly (ERROR nodes). */
+  /** Files the bot named as not searched (over the size limit, not valid UTF-8): none on the corpus. */
   skipped: string[];
 }
 
@@ -108,7 +108,7 @@ async function botPreview(workspace: Workspace, rewrite: Rewrite, withDiff: bool
   }
   const details = (action?.details ?? { replacements: 0 }) as { replacements: number };
   // With every matching file skipped nothing is pushed; the result's details still name them.
-  const skipped = ((execution.result.details ?? {}) as { skipped?: string[] }).skipped ?? [];
+  const skipped = (((execution.result.details ?? {}) as { skipped?: Array<{ path: string }> }).skipped ?? []).map((file) => file.path);
   return { files, replacements: details.replacements, skipped, diffChars };
 }
 
@@ -178,10 +178,10 @@ export interface AstEditRow {
   prefilter_pass: number;
   /**
    * Files whose output differs between the bot and the CLI's -U run (must be 0), not counting the
-   * files the bot reported as skipped (they do not parse cleanly, so the bot leaves them alone).
+   * files the bot named as not searched (none on the corpus: no file is over the limits).
    */
   differing_files_vs_cli: number;
-  /** Files the bot left alone and named because they do not parse cleanly. */
+  /** Files the bot named as not searched (over the size limit, not valid UTF-8). */
   skipped_files: number;
   jscodeshift_matches: number | null;
   jscodeshift_files_changed: number | null;
@@ -220,7 +220,7 @@ export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number
       if (!skipped.has(file) && bot.files.get(file) !== cli.get(file)) differing++;
     }
     for (const file of skipped) if (bot.files.has(file)) throw new Error(`ast_edit reported ${file} as skipped but changed it`);
-    log(`  ≠ CLI: ${differing} files; skipped by the bot (syntax errors): ${skipped.size}${skipped.size > 0 ? ` (${[...skipped].slice(0, 5).join(", ")})` : ""}`);
+    log(`  ≠ CLI: ${differing} files; not searched by the bot: ${skipped.size}${skipped.size > 0 ? ` (${[...skipped].slice(0, 5).join(", ")})` : ""}`);
     const prefilterPass = await floor(corpus.dir, rewrite);
 
     // Warm-up (JIT, page cache) for every peer, then interleaved timed runs.

@@ -53,6 +53,11 @@ export interface ToolAPI {
   readonly files: StagedWriter;
   /** A fresh, empty change set on the current workspace, to declare as an action's `changes`. */
   newChangeSet(): ChangeSet;
+  /**
+   * Read access to the repository's default branch (trusted data such as lint rules; never code
+   * from the pull request). A UserError when the front end has none.
+   */
+  defaultBranch(): Promise<WorkspaceReader>;
 }
 
 export interface ToolDefinition<TParams extends TSchema = TSchema> {

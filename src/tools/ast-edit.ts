@@ -165,7 +165,7 @@ function rulesJob(yaml: string): Job {
 }
 
 /** What a file selection yields: the files, and the ones that could hold a match but cannot be read as text. */
-interface Selection {
+export interface Selection {
   files: AsyncGenerator<FileText>;
   skipped: SkippedFile[];
 }
@@ -174,7 +174,7 @@ interface Selection {
  * The files to rewrite, with their language and text, one at a time as they are read (so the CLI
  * can start before reading ends). Throws UserErrors meant for the user.
  */
-function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined, jobs: readonly Job[]): Selection {
+export function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined, jobs: readonly Job[]): Selection {
   const skipped: SkippedFile[] = [];
   async function* files(): AsyncGenerator<FileText> {
     const workspace = pi.workspace;
@@ -231,13 +231,18 @@ function languageOf(path: string, named: boolean, forced: AstLang | undefined): 
 }
 
 /** Limits of the CLI runs; tests lower them to see them work. */
-let cliLimits: CliLimits = DEFAULT_CLI_LIMITS;
+let limitsInForce: CliLimits = DEFAULT_CLI_LIMITS;
 export function setCliLimitsForTests(limits: CliLimits): () => void {
-  const previous = cliLimits;
-  cliLimits = limits;
+  const previous = limitsInForce;
+  limitsInForce = limits;
   return () => {
-    cliLimits = previous;
+    limitsInForce = previous;
   };
+}
+
+/** The limits every CLI run of ast_edit and ast_fix has. */
+export function cliLimits(): CliLimits {
+  return limitsInForce;
 }
 
 /**
@@ -251,7 +256,7 @@ async function checkPatterns(ops: readonly AstEditOp[], langs: readonly AstLang[
     let first: unknown;
     for (const lang of langs.slice(0, 3)) {
       try {
-        await checkArguments(["run", "-p", op.pat, "-l", lang], cliLimits);
+        await checkArguments(["run", "-p", op.pat, "-l", lang], cliLimits());
         first = undefined;
         break;
       } catch (error) {
@@ -307,10 +312,10 @@ const factory: CustomToolFactory = (pi) => {
         const paths = asList(params?.paths) ?? ["."];
         if (paths.length === 0) throw new UserError('paths is empty; give at least one file, directory or glob (or omit it for ".").');
         const jobs = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
-        if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits);
+        if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
         if (forced !== undefined) await checkPatterns(ops, [forced]);
         selection = selectFiles(pi, paths, forced, jobs);
-        results = await rewriteFiles(jobs, selection.files, { limits: cliLimits });
+        results = await rewriteFiles(jobs, selection.files, { limits: cliLimits() });
         if (forced === undefined && results.every((file) => file.replacements === 0)) {
           await checkPatterns(ops, [...new Set(results.map((file) => file.lang))]);
         }

@@ -204,6 +204,7 @@ class JobRun {
   constructor(
     private readonly job: Job,
     private readonly scratch: Scratch,
+    private readonly config: string,
     private readonly deadline: number,
     private readonly limits: CliLimits,
   ) {}
@@ -252,7 +253,7 @@ class JobRun {
       args.push(arg);
       byName.set(reportedName(arg), { file, matches: [] });
     }
-    await runAstGrep([...this.job.args, "-c", this.scratch.config, "--", ...args], this.scratch.tree, this.limits, (match) => {
+    await runAstGrep([...this.job.args, "-c", this.config, "--", ...args], this.scratch.tree, this.limits, (match) => {
       const entry = byName.get(match.file);
       if (entry === undefined) throw new Error(`ast-grep reported a file it was not given: ${match.file}`);
       // only what splicing needs: the match's text, lines and captures would be kept until the batch ends
@@ -301,6 +302,11 @@ function applyResult(file: FileState, result: FileResult): void {
 
 export interface RewriteOptions {
   limits?: CliLimits;
+  /**
+   * An ast-grep project to run the jobs with (`-c`): its files (sgconfig.yml, rule and util
+   * files) by path, and the config's path among them. Without it the CLI gets an empty config.
+   */
+  project?: { files: ReadonlyMap<string, string>; config: string };
 }
 
 /**
@@ -319,7 +325,12 @@ export async function rewriteFiles(
   const deadline = Date.now() + limits.timeoutMs;
   const scratch = new Scratch();
   try {
-    const runs = jobs.map((job) => new JobRun(job, scratch, deadline, limits));
+    let config = scratch.config;
+    if (options.project !== undefined) {
+      for (const [file, text] of options.project.files) scratch.writeOwn(file, text);
+      config = scratch.ownPath(options.project.config);
+    }
+    const runs = jobs.map((job) => new JobRun(job, scratch, config, deadline, limits));
     const [first, ...rest] = runs;
     const [, ...laterJobs] = jobs;
     const state: FileState[] = [];

@@ -65,9 +65,14 @@ export class Scratch {
 
   private readonly argOf = new Map<string, string>();
 
-  /** Writes a file of the CLI's own (a project config, a rule) outside the tree. */
+  /** Where writeOwn puts `relative`. */
+  ownPath(relative: string): string {
+    return path.join(this.root, "own", relative);
+  }
+
+  /** Writes a file of the CLI's own (a project config, a rule; a normalised relative path) outside the tree. */
   writeOwn(relative: string, text: string): string {
-    const target = path.join(this.root, "own", relative);
+    const target = this.ownPath(relative);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, text);
     return target;
