@@ -25,7 +25,9 @@ export class Scratch {
   readonly tree: string;
   /** An empty ast-grep project config, so no sgconfig.yml among the files is picked up. */
   readonly config: string;
+  /** What was last written for each argument, and each workspace file's argument. */
   private readonly written = new Map<string, string>();
+  private readonly argOf = new Map<string, string>();
   private readonly dirs = new Set<string>();
   private forcedCount = 0;
 
@@ -62,8 +64,6 @@ export class Scratch {
     }
     return arg;
   }
-
-  private readonly argOf = new Map<string, string>();
 
   /** Where writeOwn puts `relative`. */
   ownPath(relative: string): string {
