@@ -221,8 +221,10 @@ export async function benchAstEdit(
   jscodeshiftRuns: number,
   withJscodeshift: boolean,
   rewrites: readonly Rewrite[] = REWRITES,
-  lang: string | undefined = "ts",
+  /** The CLI's --lang; null: none (each file's language by extension, as the bot does). */
+  cliLang: string | null = "ts",
 ): Promise<AstEditRow[]> {
+  const lang = cliLang ?? undefined;
   const rows: AstEditRow[] = [];
   const files = (await walk(corpus.dir)).filter((file) => (lang === "ts" ? file.endsWith(".ts") : langForPath(file) !== undefined)).sort();
   const memoryFiles = new Map<string, Uint8Array>();

@@ -126,7 +126,7 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     if (options.corpus === "large") {
       const multi = await prepareMultiLanguageCorpus(workDir);
       if ("missing" in multi) log(`multi-language row skipped: install ${multi.missing.join(", ")} (see .ci/run)`);
-      else smallRows.push(...(await benchAstEdit(multi, workDir, options.runs, options.jscodeshiftRuns, false, MULTI_LANGUAGE_REWRITES, undefined)));
+      else smallRows.push(...(await benchAstEdit(multi, workDir, options.runs, options.jscodeshiftRuns, false, MULTI_LANGUAGE_REWRITES, null)));
     }
     const bot = sum(rows, (r) => r.ms.bot);
     const cli = sum(rows, (r) => r.ms.ast_grep_cli);
