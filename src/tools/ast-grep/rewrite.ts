@@ -16,7 +16,10 @@ import { napiLang, type AstLang } from "./languages.js";
 import { mayMatch, requiredWords } from "./prefilter.js";
 import { holdsChain, tokenChains, type TokenChain } from "./token-chains.js";
 import { DEFAULT_CLI_LIMITS, runAstGrep, type CliLimits, type CliMatch } from "./cli.js";
-import { reportedName, Scratch } from "./scratch.js";
+import { Scratch } from "./scratch.js";
+
+/** Walking a batch's directory, the CLI must not skip hidden or ignored files (there are no ignore files in it anyway). */
+const NO_IGNORE = ["hidden", "dot", "exclude", "global", "parent", "vcs"].flatMap((kind) => ["--no-ignore", kind]);
 
 export interface CompiledOp {
   pat: string;
@@ -252,21 +255,29 @@ class JobRun {
     this.running.add(run);
   }
 
-  private async runBatch(batch: FileState[]): Promise<void> {
+  private async runBatch(files: FileState[]): Promise<void> {
+    const batch = this.scratch.batch();
     const byName = new Map<string, { file: FileState; matches: CliMatch[] }>();
-    const args: string[] = [];
-    for (const file of batch) {
-      const arg = this.scratch.put(file.path, file.text, file.forced ? file.lang : undefined);
-      args.push(arg);
-      byName.set(reportedName(arg), { file, matches: [] });
+    try {
+      for (const file of files) byName.set(batch.put(file.path, file.text, file.forced ? file.lang : undefined), { file, matches: [] });
+      // The CLI walks the batch's directory, which holds exactly these files: nothing of it may be skipped.
+      const args = [...this.job.args, "-c", this.config, ...NO_IGNORE, "--", ".", ...batch.forcedFiles];
+      await runAstGrep(
+        args,
+        batch.dir,
+        this.limits,
+        (match) => {
+          const entry = byName.get(match.file);
+          if (entry === undefined) throw new Error(`ast-grep reported a file it was not given: ${match.file}`);
+          // only what splicing needs: the match's text, lines and captures would be kept until the batch ends
+          const { file, replacement, replacementOffsets, ruleId } = match;
+          if (replacementOffsets !== undefined && replacement !== undefined) entry.matches.push({ file, replacement, replacementOffsets, ruleId });
+        },
+        this.deadline,
+      );
+    } finally {
+      batch.dispose();
     }
-    await runAstGrep([...this.job.args, "-c", this.config, "--", ...args], this.scratch.tree, this.limits, (match) => {
-      const entry = byName.get(match.file);
-      if (entry === undefined) throw new Error(`ast-grep reported a file it was not given: ${match.file}`);
-      // only what splicing needs: the match's text, lines and captures would be kept until the batch ends
-      const { file, replacement, replacementOffsets, ruleId } = match;
-      if (replacementOffsets !== undefined && replacement !== undefined) entry.matches.push({ file, replacement, replacementOffsets, ruleId });
-    }, this.deadline);
     for (const { file, matches } of byName.values()) {
       const input = file.text;
       const result = splice(input, matches);

@@ -1,9 +1,8 @@
 /**
- * A private temporary directory the ast-grep CLI reads files from: the workspace's candidate
- * files under their own paths (rules' `files`/`ignores` globs see the real paths), plus files
- * forced into another language under a name with that language's extension. In /dev/shm when
- * there is one (memory: the files are short-lived copies), else the system's temp directory.
- * Paths are workspace paths, already normalised (relative, no `..`), so nothing lands outside.
+ * A private temporary directory the ast-grep CLI reads files from, one directory per CLI run
+ * (Batch). In /dev/shm when there is one (memory: the files are short-lived copies), else the
+ * system's temp directory. Paths are workspace paths, already normalised (relative, no `..`), so
+ * nothing lands outside.
  */
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -21,48 +20,20 @@ function tempRoot(): string {
 
 export class Scratch {
   readonly root: string;
-  /** The CLI's working directory: files live here under their workspace paths. */
-  readonly tree: string;
   /** An empty ast-grep project config, so no sgconfig.yml among the files is picked up. */
   readonly config: string;
-  /** What was last written for each argument, and each workspace file's argument. */
-  private readonly written = new Map<string, string>();
-  private readonly argOf = new Map<string, string>();
-  private readonly dirs = new Set<string>();
-  private forcedCount = 0;
+  private batches = 0;
 
   constructor() {
     this.root = mkdtempSync(path.join(tempRoot(), "resolve-bot-ast-"));
-    this.tree = path.join(this.root, "tree");
-    mkdirSync(this.tree);
-    mkdirSync(path.join(this.root, "forced"));
     this.config = path.join(this.root, "sgconfig.yml");
     writeFileSync(this.config, "ruleDirs: []\n");
   }
 
-  /**
-   * Puts `text` where the CLI reads it for workspace file `file` (rewriting only what changed) and
-   * returns the argument that names it. A forced language gets a name of its own with that
-   * language's extension, since the CLI picks languages by extension.
-   */
-  put(file: string, text: string, forced?: AstLang): string {
-    const key = forced === undefined ? file : `${forced}\0${file}`;
-    let arg = this.argOf.get(key);
-    if (arg === undefined) {
-      arg = forced === undefined ? `./${file}` : path.join(this.root, "forced", `${this.forcedCount++}.${extensionOf(forced)}`);
-      this.argOf.set(key, arg);
-    }
-    if (this.written.get(arg) !== text) {
-      const target = path.resolve(this.tree, arg);
-      const dir = path.dirname(target);
-      if (!this.dirs.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        this.dirs.add(dir);
-      }
-      writeFileSync(target, text);
-      this.written.set(arg, text);
-    }
-    return arg;
+  /** A fresh directory for one CLI run (see Batch). */
+  batch(): Batch {
+    const id = this.batches++;
+    return new Batch(path.join(this.root, `b${id}`), path.join(this.root, `f${id}`));
   }
 
   /** Where writeOwn puts `relative`. */
@@ -70,7 +41,7 @@ export class Scratch {
     return path.join(this.root, "own", relative);
   }
 
-  /** Writes a file of the CLI's own (a project config, a rule; a normalised relative path) outside the tree. */
+  /** Writes a file of the CLI's own (a project config, a rule; a normalised relative path) outside the batches. */
   writeOwn(relative: string, text: string): string {
     const target = this.ownPath(relative);
     mkdirSync(path.dirname(target), { recursive: true });
@@ -83,7 +54,43 @@ export class Scratch {
   }
 }
 
-/** The workspace path or forced name the CLI reports for an argument given to it. */
-export function reportedName(arg: string): string {
-  return arg.startsWith("./") ? arg.slice(2) : arg;
+/**
+ * The files of one CLI run: under their workspace paths in `dir` (the run's working directory,
+ * which the CLI walks: faster than naming each file, and rules' `files` globs see the real
+ * paths), and files forced into another language beside it, named with that language's extension
+ * (the CLI picks languages by extension) and given to the CLI by name.
+ */
+export class Batch {
+  /** Forced files, given to the CLI by their absolute names. */
+  readonly forcedFiles: string[] = [];
+  private readonly dirs = new Set<string>();
+
+  constructor(
+    readonly dir: string,
+    private readonly forcedDir: string,
+  ) {
+    mkdirSync(dir);
+  }
+
+  /** Writes `text` for workspace file `file`; returns the name the CLI will report it under. */
+  put(file: string, text: string, forced?: AstLang): string {
+    let target: string;
+    if (forced === undefined) target = path.join(this.dir, file);
+    else {
+      target = path.join(this.forcedDir, `${this.forcedFiles.length}.${extensionOf(forced)}`);
+      this.forcedFiles.push(target);
+    }
+    const parent = path.dirname(target);
+    if (!this.dirs.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      this.dirs.add(parent);
+    }
+    writeFileSync(target, text);
+    return forced === undefined ? file : target;
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.forcedDir, { recursive: true, force: true });
+  }
 }
