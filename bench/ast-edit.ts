@@ -20,7 +20,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
-import { Lang } from "@ast-grep/napi";
+import { langForPath } from "../src/tools/ast-grep/languages.js";
 import astEditFactory from "../src/tools/ast-edit.js";
 import { createToolAPI, executeTool } from "../src/core/execution.js";
 import { fingerprintAction } from "../src/core/fingerprint.js";
@@ -87,7 +87,7 @@ export interface BotOutput {
   /** Rewritten text by path, for the files the change set writes. */
   files: Map<string, string>;
   replacements: number;
-  /** Files the bot reported as left alone because they do not parse cleanly (ERROR nodes). */
+  /** Files the bot named as not searched (over the size limit, not valid UTF-8): none on the corpus. */
   skipped: string[];
 }
 
@@ -108,12 +108,20 @@ async function botPreview(workspace: Workspace, rewrite: Rewrite, withDiff: bool
   }
   const details = (action?.details ?? { replacements: 0 }) as { replacements: number };
   // With every matching file skipped nothing is pushed; the result's details still name them.
-  const skipped = ((execution.result.details ?? {}) as { skipped?: string[] }).skipped ?? [];
+  const skipped = (((execution.result.details ?? {}) as { skipped?: Array<{ path: string }> }).skipped ?? []).map((file) => file.path);
   return { files, replacements: details.replacements, skipped, diffChars };
 }
 
-function cliArgs(rewrite: Rewrite, mode: "json" | "update"): string[] {
-  return ["run", "-p", rewrite.pat, "-r", rewrite.out, "-l", "ts", mode === "json" ? "--json=compact" : "-U", "."];
+/**
+ * The multi-language row: one pattern, no --lang, over real code in five languages (Debian's
+ * packages, as the parity tests use): the CLI tries it in every file's language, and so does the bot.
+ */
+export const MULTI_LANGUAGE_REWRITES: readonly Rewrite[] = [
+  { id: "len == 0", frequency: "5 languages, no --lang", pat: "len($A) == 0", out: "is_empty($A)", jscodeshift: null, headline: false },
+];
+
+function cliArgs(rewrite: Rewrite, mode: "json" | "update", lang: string | undefined): string[] {
+  return ["run", "-p", rewrite.pat, "-r", rewrite.out, ...(lang ? ["-l", lang] : []), mode === "json" ? "--json=compact" : "-U", "."];
 }
 
 /** Runs the CLI; its exit status 1 with nothing on stderr means "no match", which is not a failure. */
@@ -127,8 +135,8 @@ async function runCli(dir: string, args: string[]): Promise<string> {
   }
 }
 
-async function cliJson(dir: string, rewrite: Rewrite): Promise<number> {
-  return (await runCli(dir, cliArgs(rewrite, "json"))).length;
+async function cliJson(dir: string, rewrite: Rewrite, lang: string | undefined): Promise<number> {
+  return (await runCli(dir, cliArgs(rewrite, "json", lang))).length;
 }
 
 /** Writes dirty pages back (`sync`, where there is one) and then waits a second. */
@@ -137,19 +145,25 @@ async function settleAfterWrites(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 
-async function cliUpdate(dir: string, rewrite: Rewrite): Promise<void> {
-  await runCli(dir, cliArgs(rewrite, "update"));
+async function cliUpdate(dir: string, rewrite: Rewrite, lang: string | undefined): Promise<void> {
+  await runCli(dir, cliArgs(rewrite, "update", lang));
 }
 
-/** The floor: list + read every file + the prefilter the bot uses. Returns how many files pass. */
+/** The floor: list + read every file the CLI has a language for + the prefilter the bot uses. Returns how many files pass. */
 async function floor(dir: string, rewrite: Rewrite): Promise<number> {
   const op = compileOp(rewrite.pat, rewrite.out);
-  prepareOp(op, Lang.TypeScript);
-  const files = (await walk(dir)).filter((file) => file.endsWith(".ts"));
+  const files = (await walk(dir)).flatMap((file) => {
+    const lang = langForPath(file);
+    return lang === undefined ? [] : [{ file, lang }];
+  });
   // Synchronous reads in a loop: the fastest way Node reads many small cached files (bench/README.md).
-  const texts = files.map((file) => readFileSync(path.join(dir, file), "utf8"));
+  const texts = files.map(({ file }) => readFileSync(path.join(dir, file), "utf8"));
   let pass = 0;
-  for (const text of texts) if (mayMatchOp(op, Lang.TypeScript, text)) pass++;
+  texts.forEach((text, i) => {
+    const { lang } = files[i]!;
+    prepareOp(op, lang);
+    if (mayMatchOp(op, lang, text)) pass++;
+  });
   return pass;
 }
 
@@ -178,10 +192,10 @@ export interface AstEditRow {
   prefilter_pass: number;
   /**
    * Files whose output differs between the bot and the CLI's -U run (must be 0), not counting the
-   * files the bot reported as skipped (they do not parse cleanly, so the bot leaves them alone).
+   * files the bot named as not searched (none on the corpus: no file is over the limits).
    */
   differing_files_vs_cli: number;
-  /** Files the bot left alone and named because they do not parse cleanly. */
+  /** Files the bot named as not searched (over the size limit, not valid UTF-8). */
   skipped_files: number;
   jscodeshift_matches: number | null;
   jscodeshift_files_changed: number | null;
@@ -200,19 +214,29 @@ export interface AstEditRow {
   samples: Record<string, number[]>;
 }
 
-export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number, jscodeshiftRuns: number, withJscodeshift: boolean): Promise<AstEditRow[]> {
+export async function benchAstEdit(
+  corpus: Corpus,
+  workDir: string,
+  runs: number,
+  jscodeshiftRuns: number,
+  withJscodeshift: boolean,
+  rewrites: readonly Rewrite[] = REWRITES,
+  /** The CLI's --lang; null: none (each file's language by extension, as the bot does). */
+  cliLang: string | null = "ts",
+): Promise<AstEditRow[]> {
+  const lang = cliLang ?? undefined;
   const rows: AstEditRow[] = [];
-  const files = (await walk(corpus.dir)).filter((file) => file.endsWith(".ts")).sort();
+  const files = (await walk(corpus.dir)).filter((file) => (lang === "ts" ? file.endsWith(".ts") : langForPath(file) !== undefined)).sort();
   const memoryFiles = new Map<string, Uint8Array>();
   for (const file of files) memoryFiles.set(file, await readFile(path.join(corpus.dir, file)));
 
-  for (const rewrite of REWRITES) {
+  for (const rewrite of rewrites) {
     log(`ast-edit ${corpus.name}: ${rewrite.pat} → ${rewrite.out}`);
     // Parity: one bot preview vs one CLI -U run on a fresh copy.
     clearRewriteCaches();
     const bot = await botPreview(new FsWorkspace(corpus.dir), rewrite, false);
     const scratch = await scratchCopy(corpus, workDir);
-    await cliUpdate(scratch, rewrite);
+    await cliUpdate(scratch, rewrite, lang);
     const cli = await changedByCli(corpus.dir, scratch);
     let differing = 0;
     const skipped = new Set(bot.skipped);
@@ -220,7 +244,7 @@ export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number
       if (!skipped.has(file) && bot.files.get(file) !== cli.get(file)) differing++;
     }
     for (const file of skipped) if (bot.files.has(file)) throw new Error(`ast_edit reported ${file} as skipped but changed it`);
-    log(`  ≠ CLI: ${differing} files; skipped by the bot (syntax errors): ${skipped.size}${skipped.size > 0 ? ` (${[...skipped].slice(0, 5).join(", ")})` : ""}`);
+    log(`  ≠ CLI: ${differing} files; not searched by the bot: ${skipped.size}${skipped.size > 0 ? ` (${[...skipped].slice(0, 5).join(", ")})` : ""}`);
     const prefilterPass = await floor(corpus.dir, rewrite);
 
     // Warm-up (JIT, page cache) for every peer, then interleaved timed runs.
@@ -250,12 +274,12 @@ export async function benchAstEdit(corpus: Corpus, workDir: string, runs: number
           samples.bot_memory_ws!.push((await timed(() => botPreview(workspace, rewrite, false))).ms);
         },
       },
-      { name: "cli_json", go: async () => void samples.cli_json!.push((await timed(() => cliJson(corpus.dir, rewrite))).ms) },
+      { name: "cli_json", go: async () => void samples.cli_json!.push((await timed(() => cliJson(corpus.dir, rewrite, lang))).ms) },
       {
         name: "cli_update",
         go: async () => {
           const dir = await scratchCopy(corpus, workDir);
-          samples.cli_update!.push((await timed(() => cliUpdate(dir, rewrite))).ms);
+          samples.cli_update!.push((await timed(() => cliUpdate(dir, rewrite, lang))).ms);
           // Copying the corpus and rewriting it leave the machine busy for a while (dirty pages,
           // freed inodes): measured, the next peer ran up to 1.5× slower. Let it settle outside
           // the timed region.

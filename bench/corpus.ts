@@ -10,6 +10,7 @@
  * - tiny:  a few generated files, for the smoke test.
  * - ts project (rename/move): the whole rxjs/src directory as shipped (tsconfig.*.json, the .js file).
  */
+import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -139,4 +140,29 @@ export async function prepareTsProject(workDir: string, which: "tiny" | "large")
   };
   await writeFiles(dir, files);
   return measure("tiny-project", "7 generated files", dir);
+}
+
+/** Directories of real code in five languages (Debian's packages, as the parity tests use them). */
+const MULTI_LANGUAGE_SOURCES: ReadonlyArray<{ name: string; from: string; keep: RegExp; pkg: string }> = [
+  { name: "python", from: "/usr/lib/python3.11", keep: /^(\w+\.py|(json|email|asyncio|http|logging)\/\w+\.py)$/, pkg: "libpython3.11-stdlib" },
+  { name: "go", from: "/usr/share/go-1.19/src", keep: /^(fmt|strings|bufio|net\/http|encoding\/json|go\/parser)\/[\w.]+\.go$/, pkg: "golang-src" },
+  { name: "ruby", from: "/usr/lib/ruby/3.1.0", keep: /^(\w+\.rb|(net|json|uri)\/[\w/]+\.rb)$/, pkg: "libruby3.1" },
+  { name: "rust-regex", from: "/usr/share/cargo/registry/regex-1.7.1/src", keep: /\.rs$/, pkg: "librust-regex-dev" },
+  { name: "rust-serde", from: "/usr/share/cargo/registry/serde-1.0.152/src", keep: /\.rs$/, pkg: "librust-serde-dev" },
+];
+
+/** The multi-language corpus, or undefined (with the packages to install) when a source is missing. */
+export async function prepareMultiLanguageCorpus(workDir: string): Promise<Corpus | { missing: string[] }> {
+  const missing = MULTI_LANGUAGE_SOURCES.filter((source) => !existsSync(source.from)).map((source) => source.pkg);
+  if (missing.length > 0) return { missing };
+  const dir = path.join(workDir, "multi");
+  await rm(dir, { recursive: true, force: true });
+  for (const source of MULTI_LANGUAGE_SOURCES) {
+    for (const file of (await walk(source.from)).filter((file) => source.keep.test(file))) {
+      const target = path.join(dir, source.name, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      await cp(path.join(source.from, file), target);
+    }
+  }
+  return measure("multi", "Python, Go and Ruby standard libraries (parts), the regex and serde crates (Debian's packages)", dir);
 }

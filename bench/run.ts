@@ -7,9 +7,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { astGrepVersion, benchAstEdit, REWRITES, type AstEditRow } from "./ast-edit.js";
+import { astGrepVersion, benchAstEdit, MULTI_LANGUAGE_REWRITES, REWRITES, type AstEditRow } from "./ast-edit.js";
 import { benchApi, type ApiRow } from "./api-cost.js";
-import { defaultWorkDir, packageVersion, prepareAstCorpora, prepareTsProject } from "./corpus.js";
+import { defaultWorkDir, packageVersion, prepareAstCorpora, prepareMultiLanguageCorpus, prepareTsProject } from "./corpus.js";
 import { jscodeshiftVersion } from "./jscodeshift.js";
 import { memoryOf, type MemoryRow } from "./memory.js";
 import { parseOptions, type BenchOptions } from "./options.js";
@@ -123,6 +123,11 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     const allRows = await benchAstEdit(main, workDir, options.runs, options.jscodeshiftRuns, true);
     const rows = allRows.filter((row) => row.headline);
     const smallRows = small ? await benchAstEdit(small, workDir, options.runs, options.jscodeshiftRuns, false) : [];
+    if (options.corpus === "large") {
+      const multi = await prepareMultiLanguageCorpus(workDir);
+      if ("missing" in multi) log(`multi-language row skipped: install ${multi.missing.join(", ")} (see .ci/run)`);
+      else smallRows.push(...(await benchAstEdit(multi, workDir, options.runs, options.jscodeshiftRuns, false, MULTI_LANGUAGE_REWRITES, null)));
+    }
     const bot = sum(rows, (r) => r.ms.bot);
     const cli = sum(rows, (r) => r.ms.ast_grep_cli);
     const js = sum(rows, (r) => r.ms.jscodeshift);

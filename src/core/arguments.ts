@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { parse as shellParse } from "shell-quote";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
@@ -70,6 +70,19 @@ function parseBlock(block: NonNullable<SlashCommand["block"]>): Record<string, u
   return value as Record<string, unknown>;
 }
 
+/** A ```yaml block the tool takes as written (see ToolDefinition.rawYamlBlock): several documents, or one holding its key. */
+function isRawYamlBlock(tool: AnyToolDefinition, block: NonNullable<SlashCommand["block"]>): boolean {
+  if (tool.rawYamlBlock === undefined || block.language !== "yaml") return false;
+  const docs = parseAllDocuments(block.text);
+  if (!Array.isArray(docs)) return false;
+  if (docs.length > 1) return true;
+  const key = tool.rawYamlBlock.key;
+  // A rule with a YAML mistake still goes to the tool, whose reply then carries the parser's message.
+  if (docs[0] === undefined || docs[0].errors.length > 0) return new RegExp(`^${key}\\s*:`, "m").test(block.text);
+  const value = docs[0].toJS() as unknown;
+  return value !== null && typeof value === "object" && key in value;
+}
+
 function convert(prop: Property, raw: string, errors: string[]): unknown {
   if (prop.kind !== "json") return raw; // numbers and booleans are converted by TypeBox below
   try {
@@ -89,7 +102,9 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
   }
   const errors: string[] = [];
   let params: Record<string, unknown> = {};
-  if (command.block) {
+  if (command.block && isRawYamlBlock(tool, command.block)) {
+    params[tool.rawYamlBlock!.param] = command.block.text;
+  } else if (command.block) {
     try {
       params = parseBlock(command.block);
     } catch (error) {

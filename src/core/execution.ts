@@ -69,6 +69,12 @@ export function createToolAPI(): ToolAPI {
       if (!frame) throw new Error(NO_WORKSPACE);
       return new ChangeSet(frame.workspace);
     },
+    async defaultBranch(): Promise<WorkspaceReader> {
+      const frame = currentFrame();
+      if (!frame) throw new Error(NO_WORKSPACE);
+      if (frame.workspace.defaultBranch === undefined) throw new UserError("This front end gives tools no default branch to read.");
+      return frame.workspace.defaultBranch();
+    },
   };
 }
 

@@ -53,6 +53,11 @@ export interface ToolAPI {
   readonly files: StagedWriter;
   /** A fresh, empty change set on the current workspace, to declare as an action's `changes`. */
   newChangeSet(): ChangeSet;
+  /**
+   * Read access to the repository's default branch (trusted data such as lint rules; never code
+   * from the pull request). A UserError when the front end has none.
+   */
+  defaultBranch(): Promise<WorkspaceReader>;
 }
 
 export interface ToolDefinition<TParams extends TSchema = TSchema> {
@@ -68,6 +73,11 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
   positionals?: string[];
   /** Example command lines shown in /help. */
   examples?: string[];
+  /**
+   * A ```yaml block after the command whose documents hold `key` (e.g. ast-grep rules, which
+   * hold `rule`) is not parsed into parameters but given, as written, to parameter `param`.
+   */
+  rawYamlBlock?: { param: string; key: string };
   execute(toolCallId: string, params: Static<TParams>, signal?: AbortSignal): Promise<ToolResult>;
 }
 

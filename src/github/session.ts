@@ -3,7 +3,7 @@
  * tarball workspace and commit writer, as a CommandContext.
  */
 import { commitMessage } from "../core/commit-message.js";
-import type { CommandContext } from "../core/context.js";
+import { once, type CommandContext } from "../core/context.js";
 import type { ToolRegistry } from "../core/registry.js";
 import { CheckRunStore } from "./check-runs.js";
 import { commitChangeSet } from "./commit-writer.js";
@@ -65,6 +65,7 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
     headRepo,
     isFork: headRepo !== baseRepo,
     state: data.state,
+    ...(data.base.repo.default_branch ? { defaultBranch: data.base.repo.default_branch } : {}),
   };
 }
 
@@ -90,7 +91,13 @@ export function openSession(
     isToolEnabled: (name) => !enabled || enabled.has(name.replace(/-/g, "_")),
     workspace() {
       if (workspace?.sha !== pr.headSha) {
-        workspace = { sha: pr.headSha, files: TarballWorkspace.download(octokit, pr, pr.headSha, config.limits) };
+        const defaultBranch = pr.defaultBranch;
+        const files = TarballWorkspace.download(octokit, pr, pr.headSha, config.limits);
+        workspace = {
+          sha: pr.headSha,
+          // The default branch's files are fetched only when a tool asks for them (/ast-fix's rules).
+          files: defaultBranch === undefined ? files : files.then((head) => Object.assign(head, { defaultBranch: once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits)) })),
+        };
       }
       return workspace.files;
     },

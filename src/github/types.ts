@@ -17,4 +17,6 @@ export interface PullRequestInfo extends RepoRef {
   headRepo: string;
   isFork: boolean;
   state: string;
+  /** The base repository's default branch, whose files hold trusted configuration (/ast-fix's rules). */
+  defaultBranch?: string;
 }

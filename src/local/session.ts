@@ -35,7 +35,12 @@ export async function openLocalSession(options: LocalOptions): Promise<LocalSess
     store,
     actor: await localActor(root),
     steering: options.steering ?? "stack",
-    workspace: once(async () => new DirectoryWorkspace(root, await headSha(root))),
+    workspace: once(async () => {
+      const checkout = new DirectoryWorkspace(root, await headSha(root));
+      // Locally the checkout is the user's own: its configuration (/ast-fix's rules) is trusted as it is.
+      checkout.defaultBranch = async () => checkout;
+      return checkout;
+    }),
     async commit(changes, request) {
       const paths = await writeChangeSet(root, changes);
       if (paths.length === 0 || options.noCommit) return undefined;

@@ -1,54 +1,61 @@
-// Design: napi matches in-process; $A/$$$A expansion and re-indent re-implemented in TS (ast-grep/template.ts), parity-tested vs CLI 0.51.1. Not the CLI: --json
-// adds spawn + temp files to the CLI's own run. The text prefilter (words, token chains) skips most parses; files that pass are parsed with parseAsync while
-// later files are still read, a bounded number at a time, and no tree is kept (native memory V8 does not see); replay reuses cached results. Numbers: bench/README.md.
 /**
- * The built-in `ast_edit` tool (spec §4): structural search and replace with ast-grep patterns.
- * It previews with a dry run and pushes one pending action whose change set holds the rewritten
- * files; apply stages exactly that change. Output is byte-identical to running
- * `ast-grep run -p PAT -r OUT -U` once per op, in order, on the same files, for files that parse
- * cleanly; a file a pattern matches in whose parse tree holds ERROR nodes is left alone and named
- * in the reply (see rewrite.ts RewriteResult.unparsable).
+ * The built-in `ast_edit` tool (spec §4): structural search and replace with ast-grep patterns or
+ * YAML rules. It previews with a dry run and pushes one pending action whose change set holds the
+ * rewritten files; apply stages exactly that change. Output is byte-identical to running
+ * `ast-grep run -p PAT -r OUT -U` once per op, in order (rules: `ast-grep scan --rule R
+ * --update-all`), on the same files, syntax errors included: the CLI computes every replacement
+ * (ast-grep/rewrite.ts). Files selected: every file of the workspace the paths name, hidden and
+ * .gitignored ones included (a PR tarball holds tracked files only; the CLI, handed files by
+ * name, reads them all); languages by extension as the CLI assigns them (ast-grep/languages.ts).
  */
 import type { Static } from "@sinclair/typebox";
+import { parseAllDocuments } from "yaml";
 import { errorResult, textResult, UserError, type ToolResult } from "../core/result.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
-import { LANG_NAMES, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
-import { compileOp, prepareOp, rewriteFiles, type CompiledOp, type FileRewrite, type FileText } from "./ast-grep/rewrite.js";
+import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
+import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job } from "./ast-grep/rewrite.js";
+import { checkArguments, DEFAULT_CLI_LIMITS, type CliLimits } from "./ast-grep/cli.js";
 
 export interface AstEditOp {
   pat: string;
   out: string;
 }
 
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
 export interface AstEditDetails {
+  /** The ops run (empty when rules were). */
   ops: AstEditOp[];
+  /** The YAML rules run, as given. */
+  rules?: string;
   replacements: number;
   files: Array<{ path: string; replacements: number }>;
   /**
-   * Files a pattern matched in but that were left alone because they do not parse cleanly (the
-   * tree holds ERROR nodes). Only present when there are some, so details (and digests) of
-   * commands without such files are what they were before.
+   * Files the paths select, in a language the job reads, that could hold a match but were not
+   * searched (over the size limit, not valid UTF-8). Only present when there are some.
    */
-  skipped?: string[];
+  skipped?: SkippedFile[];
 }
 
 /** How many skipped files the reply names; the rest are counted. */
-const SKIPPED_NAMED = 10;
+const SKIPPED_NAMED = 20;
 
-/** The reply line naming the files left alone because they do not parse cleanly. */
-export function skippedLine(paths: readonly string[]): string {
-  const named = paths.slice(0, SKIPPED_NAMED).join(", ");
-  const rest = paths.length - SKIPPED_NAMED;
-  const which = paths.length === 1 ? "file that does not" : "files that do not";
-  return (
-    `Skipped ${paths.length} ${which} parse cleanly (resolve-bot does not edit code its parser cannot read): ` +
-    `${named}${rest > 0 ? ` and ${rest} more` : ""}`
-  );
+/** The reply lines naming the files that could hold a match but were not searched. */
+export function skippedLines(files: readonly SkippedFile[]): string[] {
+  if (files.length === 0) return [];
+  const rest = files.length - SKIPPED_NAMED;
+  return [
+    `Not searched: ${plural(files.length, "file")} that could hold a match:`,
+    ...files.slice(0, SKIPPED_NAMED).map((file) => `- ${file.reason}`),
+    ...(rest > 0 ? [`- and ${rest} more`] : []),
+  ];
 }
-
 
 export function summary(replacements: number, files: number): string {
   return `${plural(replacements, "replacement")} in ${plural(files, "file")}`;
@@ -68,12 +75,23 @@ function parametersSchema(pi: ToolAPI) {
     ),
     pat: T.Optional(T.Array(T.String(), { description: "Command-line form of ops: --pat A --out B --pat C --out D." })),
     out: T.Optional(T.Array(T.String(), { description: "Replacement for the --pat at the same position." })),
+    rules: T.Optional(
+      T.String({
+        description:
+          "ast-grep YAML rules (id, language, rule, constraints, utils, transform, fix, rewriters; several separated by ---), " +
+          "as `ast-grep scan --rule` reads them. In a comment: a ```yaml block right after the command line.",
+      }),
+    ),
     paths: T.Optional(
       T.Array(T.String(), { minItems: 1, default: ["."], description: 'Files, directories or globs to rewrite (default ".").' }),
     ),
     lang: T.Optional(
       T.String({
-        description: `Language of the pattern: ${LANG_NAMES.join(", ")}. Directories and globs then only yield that language's files; files named explicitly are parsed as it whatever their extension.`,
+        description:
+          "Language of the patterns (as the CLI's --lang: typescript, python, go, rust, …). Directories and globs then only yield " +
+          "that language's files (and HTML, whose <script>/<style> the CLI searches too); files named explicitly are read as it " +
+          "whatever their extension. Without it each file's language comes from its extension, as the CLI assigns them: " +
+          `${languageTable().join("; ")}.`,
       }),
     ),
   });
@@ -88,7 +106,7 @@ function asList(value: unknown): string[] | undefined {
   throw new UserError("pat, out and paths must be strings or lists of strings.");
 }
 
-/** The ops from `ops` and the paired `pat`/`out` lists, validated. */
+/** The ops from `ops` and the paired `pat`/`out` lists, validated (may be empty). */
 export function collectOps(params: Partial<Params>): AstEditOp[] {
   const ops: AstEditOp[] = [];
   if (params.ops !== undefined) {
@@ -108,7 +126,6 @@ export function collectOps(params: Partial<Params>): AstEditOp[] {
     );
   }
   pats.forEach((pat, index) => ops.push({ pat, out: outs[index]! }));
-  if (ops.length === 0) throw new UserError("Nothing to do: give at least one pattern (--pat PATTERN --out REPLACEMENT, or ops).");
   const seen = new Set<string>();
   for (const op of ops) {
     if (op.pat.trim() === "") throw new UserError("A pattern (pat) is empty.");
@@ -119,56 +136,135 @@ export function collectOps(params: Partial<Params>): AstEditOp[] {
 }
 
 /**
- * The files to rewrite, with their language and text, one at a time as they are read (so parsing
- * can start before reading ends). Throws UserErrors meant for the user.
+ * The languages YAML rules are written for (each document's `language`), so only files the CLI
+ * would scan with them are handed to it. A document the CLI cannot read is left to the CLI's
+ * own check (ruleLanguages then returns every language), which gives the error message.
  */
-async function* selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined): AsyncGenerator<FileText> {
-  const workspace = pi.workspace;
-  const { files, unmatched } = await workspace.resolvePatterns(paths);
-  if (unmatched.length > 0) {
-    const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
-    throw new UserError(`No files match ${names} at ${workspace.revision}.`);
+export function ruleLanguages(yaml: string): Set<AstLang> {
+  const langs = new Set<AstLang>();
+  for (const doc of parseAllDocuments(yaml)) {
+    if (doc.errors.length > 0) return new Set(AST_LANGS);
+    const value = doc.toJS() as unknown;
+    if (value === null || value === undefined) continue;
+    const name = typeof value === "object" ? (value as { language?: unknown }).language : undefined;
+    const lang = typeof name === "string" ? langFromName(name) : undefined;
+    if (lang === undefined) return new Set(AST_LANGS);
+    langs.add(lang);
   }
-  // Files named as such (not reached through a directory or glob): problems with them are errors.
-  const explicit = new Set<string>();
-  for (const path of paths) {
-    try {
-      const normal = normalizePath(path);
-      if (await workspace.exists(normal)) explicit.add(normal);
-    } catch {
-      // "." and the like: not a file name
-    }
-  }
-  for (const path of files) {
-    const named = explicit.has(path);
-    const detected = langForPath(path);
-    const lang = forced !== undefined ? (named || detected === forced ? forced : undefined) : detected;
-    if (lang === undefined) {
-      if (named) {
-        throw new UserError(`${path}: ast_edit does not know the language of this file; pass lang (${LANG_NAMES.join(", ")}).`);
-      }
-      continue;
-    }
-    const read = await workspace.tryReadText(path);
-    if ("skipped" in read) {
-      if (named) throw new UserError(read.skipped);
-      continue;
-    }
-    // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
-    if (read.text.includes("\uFFFD") && !Buffer.from(read.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
-      if (named) throw new UserError(`${path} is not valid UTF-8; ast_edit leaves it alone.`);
-      continue;
-    }
-    yield { path, lang, text: read.text };
-  }
+  return langs;
 }
 
-/** prepareOp, with its failure told to the user. */
-function prepareForUser(op: CompiledOp, lang: AstLang): void {
-  try {
-    prepareOp(op, lang);
-  } catch (error) {
-    throw new UserError(`Pattern ${JSON.stringify(op.pat)} cannot be used for ${lang}: ${(error as Error).message}`);
+/** The CLI's job for YAML rules: `scan --inline-rules`, on files of the rules' languages. */
+function rulesJob(yaml: string): Job {
+  const langs = ruleLanguages(yaml);
+  return {
+    args: ["scan", "--inline-rules", yaml],
+    key: `scan\0${yaml}`,
+    mayChange: (file) => langs.has(file.lang) || [...langs].some((lang) => hostsInjected(file.lang, lang)),
+  };
+}
+
+/** What a file selection yields: the files, and the ones that could hold a match but cannot be read as text. */
+export interface Selection {
+  files: AsyncGenerator<FileText>;
+  skipped: SkippedFile[];
+}
+
+/**
+ * The files to rewrite, with their language and text, one at a time as they are read (so the CLI
+ * can start before reading ends). Throws UserErrors meant for the user.
+ */
+export function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined, jobs: readonly Job[]): Selection {
+  const skipped: SkippedFile[] = [];
+  async function* files(): AsyncGenerator<FileText> {
+    const workspace = pi.workspace;
+    const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
+    if (unmatched.length > 0) {
+      const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
+      throw new UserError(`No files match ${names} at ${workspace.revision}.`);
+    }
+    // Files named as such (not reached through a directory or glob): problems with them are errors.
+    const explicit = new Set<string>();
+    for (const path of paths) {
+      try {
+        const normal = normalizePath(path);
+        if (await workspace.exists(normal)) explicit.add(normal);
+      } catch {
+        // "." and the like: not a file name
+      }
+    }
+    for (const path of listed) {
+      const named = explicit.has(path);
+      const file = languageOf(path, named, forced);
+      if (file === undefined) {
+        if (named) {
+          throw new UserError(`${path}: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).`);
+        }
+        continue;
+      }
+      const read = await workspace.tryReadText(path);
+      if ("skipped" in read) {
+        if (named) throw new UserError(read.skipped);
+        // Binary files hold no code to match; files over the size limit might.
+        if (!/ is a binary file;/.test(read.skipped)) skipped.push({ path, reason: read.skipped });
+        continue;
+      }
+      // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
+      if (read.text.includes("\uFFFD") && !Buffer.from(read.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
+        const reason = `${path} is not valid UTF-8; ast_edit leaves it alone.`;
+        if (named) throw new UserError(reason);
+        if (jobs.some((job) => job.mayChange({ ...file, text: read.text }))) skipped.push({ path, reason });
+        continue;
+      }
+      yield { ...file, text: read.text };
+    }
+  }
+  return { files: files(), skipped };
+}
+
+/** The language the CLI reads `path` as, or undefined when it reads none (then the file is not a candidate). */
+function languageOf(path: string, named: boolean, forced: AstLang | undefined): { path: string; lang: AstLang; forced?: true } | undefined {
+  const detected = langForPath(path);
+  if (forced === undefined) return detected === undefined ? undefined : { path, lang: detected };
+  if (detected !== undefined && (detected === forced || hostsInjected(detected, forced))) return { path, lang: detected };
+  return named ? { path, lang: forced, forced: true } : undefined;
+}
+
+/** Limits of the CLI runs; tests lower them to see them work. */
+let limitsInForce: CliLimits = DEFAULT_CLI_LIMITS;
+export function setCliLimitsForTests(limits: CliLimits): () => void {
+  const previous = limitsInForce;
+  limitsInForce = limits;
+  return () => {
+    limitsInForce = previous;
+  };
+}
+
+/** The limits every CLI run of ast_edit and ast_fix has. */
+export function cliLimits(): CliLimits {
+  return limitsInForce;
+}
+
+/**
+ * Without --lang the CLI silently skips a file whose language cannot read the pattern, so a
+ * pattern that fits no language it was tried on would end in "No replacements made": it is
+ * checked for (up to three of) those languages, and when it fits none the user gets the CLI's
+ * message for the first.
+ */
+async function checkPatterns(ops: readonly AstEditOp[], langs: readonly AstLang[]): Promise<void> {
+  for (const op of ops) {
+    let first: unknown;
+    for (const lang of langs.slice(0, 3)) {
+      try {
+        await checkArguments(["run", "-p", op.pat, "-l", lang], cliLimits());
+        first = undefined;
+        break;
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        first ??= error;
+      }
+    }
+    if (first !== undefined) throw first;
   }
 }
 
@@ -178,47 +274,64 @@ const factory: CustomToolFactory = (pi) => {
     name: "ast_edit",
     label: "AST Edit",
     description:
-      "Structural search and replace with ast-grep patterns (TypeScript, TSX, JavaScript, HTML, CSS). " +
-      "Each op rewrites every match of `pat` into `out`: metavariables $A (one node) and $$$A (a list) in `out` insert what " +
-      "the pattern captured, and an empty `out` deletes the match. Ops run in order, each on the previous one's output, exactly " +
-      "like `ast-grep run -p PAT -r OUT -U` run once per op; a file that does not parse cleanly is left alone and named. Words after the options are paths (files, directories, globs; " +
-      'default "."). Shows the diff first; /resolve apply commits it.',
+      "Structural search and replace with ast-grep patterns or YAML rules, in every language the ast-grep CLI 0.51.1 knows " +
+      "(by file extension, or --lang). Each op rewrites every match of `pat` into `out`: metavariables $A (one node) and $$$A " +
+      "(a list) in `out` insert what the pattern captured, and an empty `out` deletes the match. Ops run in order, each on the " +
+      "previous one's output, exactly like `ast-grep run -p PAT -r OUT -U` run once per op; a ```yaml block of rules after the " +
+      "command runs like `ast-grep scan --rule RULES --update-all`. Words after the options are paths (files, directories, " +
+      'globs; default "."). Shows the diff first; /resolve apply commits it.',
     parameters,
     positionals: ["paths"],
+    rawYamlBlock: { param: "rules", key: "rule" },
     examples: [
       "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src",
       "/ast-edit --pat 'var $A = $B' --out 'let $A = $B' --pat '$X == null' --out '$X === undefined' 'src/**/*.ts'",
-      "/ast-edit --pat 'debugger' --out '' src/app.js",
+      "/ast-edit --lang python --pat 'print $A' --out 'print($A)' scripts",
+      "/ast-edit src   (then a ```yaml block: id, language, rule, fix)",
     ],
     async execute(_toolCallId: string, params: Params): Promise<ToolResult> {
       let results: FileRewrite[];
       let ops: AstEditOp[];
+      let selection: Selection;
+      const rules = params?.rules;
       try {
         ops = collectOps(params ?? {});
+        if (rules !== undefined && ops.length > 0) throw new UserError("Give patterns (--pat/--out) or YAML rules, not both.");
+        if (rules === undefined && ops.length === 0) {
+          throw new UserError("Nothing to do: give at least one pattern (--pat PATTERN --out REPLACEMENT), or YAML rules in a ```yaml block.");
+        }
+        if (rules !== undefined && rules.trim() === "") throw new UserError("The YAML rules are empty.");
         let forced: AstLang | undefined;
         if (params?.lang !== undefined) {
+          if (rules !== undefined) throw new UserError("--lang applies to patterns; each YAML rule names its own language.");
           forced = langFromName(params.lang);
           if (forced === undefined) {
-            throw new UserError(`Unknown lang ${JSON.stringify(params.lang)}; use one of ${LANG_NAMES.join(", ")}.`);
+            throw new UserError(`Unknown lang ${JSON.stringify(params.lang)}; /help lists the languages (e.g. typescript, python, go, rust).`);
           }
         }
         const paths = asList(params?.paths) ?? ["."];
         if (paths.length === 0) throw new UserError('paths is empty; give at least one file, directory or glob (or omit it for ".").');
-        const compiled = ops.map((op) => compileOp(op.pat, op.out));
-        results = await rewriteFiles(compiled, selectFiles(pi, paths, forced), prepareForUser);
+        const jobs = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
+        if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
+        if (forced !== undefined) await checkPatterns(ops, [forced]);
+        selection = selectFiles(pi, paths, forced, jobs);
+        results = await rewriteFiles(jobs, selection.files, { limits: cliLimits() });
+        if (forced === undefined && results.every((file) => file.replacements === 0)) {
+          await checkPatterns(ops, [...new Set(results.map((file) => file.lang))]);
+        }
       } catch (error) {
         if (error instanceof UserError) return errorResult(error.message);
         throw error;
       }
 
-      const rewritten = results.filter((file) => !file.unparsable && file.replacements > 0);
-      const skipped = results.filter((file) => file.unparsable).map((file) => file.path);
-      const skippedLines = skipped.length > 0 ? [skippedLine(skipped)] : [];
+      const rewritten = results.filter((file) => file.replacements > 0);
+      const skipped = selection.skipped;
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
+      const base = { ops, ...(rules !== undefined ? { rules } : {}) };
       if (total === 0) {
         if (skipped.length === 0) return textResult("No replacements made");
-        const none: AstEditDetails = { ops, replacements: 0, files: [], skipped };
-        return textResult(["No replacements made", ...skippedLines].join("\n"), none);
+        const none: AstEditDetails = { ...base, replacements: 0, files: [], skipped };
+        return textResult(["No replacements made", ...skippedLines(skipped)].join("\n"), none);
       }
 
       const changes = pi.newChangeSet();
@@ -226,7 +339,7 @@ const factory: CustomToolFactory = (pi) => {
       const counts = summary(total, rewritten.length);
       const label = `AST Edit: ${counts}`;
       const details: AstEditDetails = {
-        ops,
+        ...base,
         replacements: total,
         files: rewritten.map((file) => ({ path: file.path, replacements: file.replacements })),
         ...(skipped.length > 0 ? { skipped } : {}),
@@ -242,7 +355,7 @@ const factory: CustomToolFactory = (pi) => {
         },
       });
       const lines = rewritten.map((file) => `- ${file.path}: ${plural(file.replacements, "replacement")}`);
-      return textResult([label, ...lines, ...skippedLines].join("\n"), details);
+      return textResult([label, ...lines, ...skippedLines(skipped)].join("\n"), details);
     },
   };
 };

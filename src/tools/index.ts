@@ -3,10 +3,11 @@ import { loadCustomTools } from "../core/custom-tools.js";
 import { ToolRegistry } from "../core/registry.js";
 import type { CustomToolFactory } from "../core/tool.js";
 import astEdit from "./ast-edit.js";
+import astFix from "./ast-fix.js";
 import move from "./move.js";
 import renameSymbol from "./rename-symbol.js";
 
-export const BUILTIN_TOOLS: readonly CustomToolFactory[] = [astEdit, move, renameSymbol];
+export const BUILTIN_TOOLS: readonly CustomToolFactory[] = [astEdit, astFix, move, renameSymbol];
 
 export interface RegistryOptions {
   /** RESOLVE_BOT_TOOLS: comma-separated module paths or package names. */

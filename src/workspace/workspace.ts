@@ -16,6 +16,12 @@ export abstract class Workspace {
 
   constructor(readonly limits: WorkspaceLimits = DEFAULT_LIMITS) {}
 
+  /**
+   * The files of the repository's default branch, where trusted configuration lives (the ast-grep
+   * project /ast-fix applies): set by the front end that made this workspace; never the PR's files.
+   */
+  defaultBranch?: () => Promise<Workspace>;
+
   /** What the files are: a commit SHA, or a description such as "working tree". */
   abstract readonly revision: string;
   /** Every file path, posix and relative to the root. Called once per workspace. */

@@ -31,7 +31,7 @@ function repositoryWrites() {
 
 test.each([
   ["a read-only commenter", "rita", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'", "Sorry, `/ast-edit` needs write permission on this repository, and rita has read. Nothing was changed."],
-  ["an unknown tool", "alice", "/frobnicate now", "Unknown command `/frobnicate`. Known commands: `/ast-edit`, `/move`, `/rename-symbol`, `/resolve`, `/help`, `/pending`."],
+  ["an unknown tool", "alice", "/frobnicate now", "Unknown command `/frobnicate`. Known commands: `/ast-edit`, `/ast-fix`, `/move`, `/rename-symbol`, `/resolve`, `/help`, `/pending`."],
   [
     "bad arguments",
     "alice",

@@ -116,6 +116,6 @@ describe("resolve-bot CLI", () => {
     expect(cli(repo, ["preview"]).code).toBe(2);
     const unknownTool = cli(repo, ["preview", "--", "/nope"]);
     expect(unknownTool.code).toBe(1);
-    expect(unknownTool.err).toMatch(/^Unknown command `\/nope`\. Known commands: `\/ast-edit`, `\/move`, `\/rename-symbol`, `\/resolve`, `\/help`, `\/pending`\.\n/);
+    expect(unknownTool.err).toMatch(/^Unknown command `\/nope`\. Known commands: `\/ast-edit`, `\/ast-fix`, `\/move`, `\/rename-symbol`, `\/resolve`, `\/help`, `\/pending`\.\n/);
   });
 });

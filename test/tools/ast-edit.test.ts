@@ -1,13 +1,14 @@
-import astEdit, { collectOps, summary } from "../../src/tools/ast-edit.js";
+import astEdit, { collectOps, setCliLimitsForTests, summary } from "../../src/tools/ast-edit.js";
+import { parseCommands } from "../../src/core/commands.js";
+import { bindArguments } from "../../src/core/arguments.js";
+import { parameterLines } from "../../src/core/usage.js";
 import { applyAction, createToolAPI, executeTool } from "../../src/core/execution.js";
 import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
 import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
-import { expandTemplate, indentAt, parseTemplate } from "../../src/tools/ast-grep/template.js";
 import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tools/ast-grep/prefilter.js";
-import { langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
-import { compileOp, prepareOp, rewriteText } from "../../src/tools/ast-grep/rewrite.js";
-import { Lang } from "@ast-grep/napi";
+import { AST_LANGS, langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
+import { compileOp, mayMatchOp, prepareOp } from "../../src/tools/ast-grep/rewrite.js";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -187,37 +188,148 @@ describe("ast_edit errors", () => {
     expect(named.actions).toEqual([]);
   });
 
-  test("over-limit files are skipped in a scan but are an error when named", async () => {
+  test("over-limit files are named in a scan's reply and are an error when named", async () => {
     const limits = { maxFiles: 100, maxFileBytes: 64, maxTotalBytes: 1 << 20 };
-    const ws = new MemoryWorkspace({ "a.ts": "console.log(1);\n", "big.ts": `console.log(${"1".repeat(100)});\n` }, "memory", limits);
+    const ws = new MemoryWorkspace(
+      { "a.ts": "console.log(1);\n", "big.ts": `console.log(${"1".repeat(100)});\n`, "big.txt": "x".repeat(100) },
+      "memory",
+      limits,
+    );
     const scan = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }] }, ws);
     expect(scan.actions[0]!.label).toBe("AST Edit: 1 replacement in 1 file");
+    // big.txt is in no language the CLI reads: it could not have matched, so it is not named
+    expect(scan.text).toBe(
+      "AST Edit: 1 replacement in 1 file\n- a.ts: 1 replacement\nNot searched: 1 file that could hold a match:\n" +
+        "- big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone.",
+    );
+    expect(scan.actions[0]!.details).toMatchObject({ skipped: [{ path: "big.ts", reason: "big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone." }] });
+    const none = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts", "big.txt"] }, ws);
+    expect(none.result.isError).toBe(true);
     const named = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts"] }, ws);
     expect(named.result.isError).toBe(true);
     expect(named.text).toContain("big.ts is 115 B, over the 64 B per-file limit");
+    const onlyBig = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["*.ts"] }, ws);
+    expect(onlyBig.text).toBe(
+      "AST Edit: 1 replacement in 1 file\n- a.ts: 1 replacement\nNot searched: 1 file that could hold a match:\n" +
+        "- big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone.",
+    );
   });
 
-  test("invalid UTF-8 is skipped in a scan but is an error when named", async () => {
+  test("invalid UTF-8 that could hold a match is named in a scan's reply and is an error when named", async () => {
     const bad = new Uint8Array([...Buffer.from("console.log('"), 0xc3, 0x28, ...Buffer.from("');\n")]);
-    const ws = workspace({ "src/latin1.ts": bad });
+    const unrelated = new Uint8Array([...Buffer.from("let s = '"), 0xff, ...Buffer.from("';\n")]);
+    const ws = workspace({ "src/latin1.ts": bad, "src/other.ts": unrelated });
     const scan = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src"] }, ws);
     expect(scan.actions[0]!.label).toBe("AST Edit: 3 replacements in 2 files");
+    // src/other.ts holds no `console.log`: the prefilter rules a match out, so it is not named
+    expect(scan.text).toBe(
+      "AST Edit: 3 replacements in 2 files\n- src/a.ts: 2 replacements\n- src/b.ts: 1 replacement\n" +
+        "Not searched: 1 file that could hold a match:\n- src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.",
+    );
+    const nothing = await run({ ops: [{ pat: "console.log('x')", out: "y" }], paths: ["src/latin1.ts", "src/c.js"] }, ws);
+    expect(nothing.result.isError).toBe(true);
+    const onlyBad = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/*.ts"] }, workspace({ "src/a.ts": "", "src/b.ts": "", "src/latin1.ts": bad }));
+    expect(onlyBad.text).toBe("No replacements made\nNot searched: 1 file that could hold a match:\n- src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
+    expect(onlyBad.actions).toEqual([]);
     const named = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/latin1.ts"] }, ws);
     expect(named.result.isError).toBe(true);
     expect(named.text).toBe("src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
   });
 
-  test("a named file in a language ast_edit cannot parse is an error", async () => {
-    const { result, text } = await run({ ops: [{ pat: "a", out: "b" }], paths: ["docs/readme.md"] });
+  test("a named file in a language the CLI does not know is an error", async () => {
+    const { result, text } = await run({ ops: [{ pat: "a", out: "b" }], paths: ["notes.txt"] }, workspace({ "notes.txt": "a\n" }));
     expect(result.isError).toBe(true);
-    expect(text).toContain("docs/readme.md: ast_edit does not know the language of this file");
+    expect(text).toBe("notes.txt: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).");
   });
 
-  test("an unusable pattern is an error", async () => {
-    const { result, text, actions } = await run({ ops: [{ pat: "a; b", out: "c" }] });
+  test("an unusable pattern is an error with the CLI's message, with or without --lang", async () => {
+    for (const params of [{ ops: [{ pat: "a; b", out: "c" }] }, { ops: [{ pat: "a; b", out: "c" }], lang: "ts" }]) {
+      const { result, text, actions } = await run(params, workspace({ "src/d.ts": "a; b;\n" }));
+      expect(result.isError).toBe(true);
+      expect(text).toContain("ast-grep refused it:\n```\nError: Cannot parse query as a valid pattern.");
+      expect(text).toContain("Multiple AST nodes are detected. Please check the pattern source `a; b`.");
+      expect(actions).toEqual([]);
+    }
+  });
+});
+
+describe("ast_edit YAML rules", () => {
+  const RULE = "id: no-console\nlanguage: typescript\nrule:\n  pattern: console.log($$$A)\n  inside: { kind: function_declaration, stopBy: end }\nfix: logger.debug($$$A)\n";
+
+  test("a ```yaml block holding a rule is given as written to `rules`; other yaml blocks stay parameters", () => {
+    const [command] = parseCommands(`/ast-edit src\n\`\`\`yaml\n${RULE}\`\`\`\n`);
+    expect(bindArguments(tool, command!)).toEqual({ ok: true, params: { rules: RULE.trimEnd(), paths: ["src"] } });
+    const several = "id: a\nlanguage: ts\nrule: { pattern: f() }\nfix: g()\n---\nid: b\nlanguage: ts\nrule: { pattern: h() }\nfix: i()";
+    const [multi] = parseCommands(`/ast-edit\n\`\`\`yaml\n${several}\n\`\`\``);
+    expect(bindArguments(tool, multi!)).toMatchObject({ ok: true, params: { rules: several } });
+    const [params] = parseCommands("/ast-edit\n```yaml\nops:\n  - { pat: a, out: b }\n```");
+    expect(bindArguments(tool, params!)).toMatchObject({ ok: true, params: { ops: [{ pat: "a", out: "b" }] } });
+  });
+
+  test("a rule rewrites only what it selects, and labels like a pattern", async () => {
+    const { actions, text } = await run({ rules: RULE });
+    expect(text).toBe("AST Edit: 1 replacement in 1 file\n- src/b.ts: 1 replacement");
+    expect(await textAfter(actions[0]!.changes!, "src/b.ts")).toBe("function f() {\n  logger.debug('b');\n}\n");
+    expect(actions[0]!.details).toMatchObject({ ops: [], rules: RULE, replacements: 1 });
+  });
+
+  test("a bad rule gets the CLI's own message, even when no file is in its language", async () => {
+    const { result, text, actions } = await run({ rules: "id: x\nlanguage: rust\nrule: { patern: foo }\n" });
     expect(result.isError).toBe(true);
-    expect(text).toContain("Multiple AST nodes are detected");
+    expect(text).toMatch(/^ast-grep refused it:\n```\nError: Cannot parse rule INLINE_RULES\n/);
+    expect(text).toContain("patern");
     expect(actions).toEqual([]);
+  });
+
+  test("rules and patterns together, --lang with rules, empty rules: errors", async () => {
+    expect((await run({ rules: RULE, pat: ["a"], out: ["b"] })).text).toBe("Give patterns (--pat/--out) or YAML rules, not both.");
+    expect((await run({ rules: RULE, lang: "ts" })).text).toBe("--lang applies to patterns; each YAML rule names its own language.");
+    expect((await run({ rules: "  \n" })).text).toBe("The YAML rules are empty.");
+  });
+});
+
+describe("ast_edit limits and file selection", () => {
+  test("a CLI run past its time limit is stopped with a clear reply, and nothing is pushed", async () => {
+    const restore = setCliLimitsForTests({ timeoutMs: 1, maxOutputBytes: 1 << 20 });
+    try {
+      const { result, text, actions } = await run({ pat: ["console.log($$$A)"], out: ["x"] });
+      expect(result.isError).toBe(true);
+      expect(text).toBe("ast-grep took longer than 1 ms and was stopped; narrow the pattern, the rule or the paths.");
+      expect(actions).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  test("a CLI run past its output budget is stopped with a clear reply", async () => {
+    const restore = setCliLimitsForTests({ timeoutMs: 60_000, maxOutputBytes: 2048 });
+    try {
+      const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`m${i}.ts`, "console.log(1);\n".repeat(20)]));
+      const { result, text } = await run({ pat: ["console.log($$$A)"], out: ["x"] }, new MemoryWorkspace(many));
+      expect(result.isError).toBe(true);
+      expect(text).toBe("ast-grep reported more than 2 KB of matches and was stopped; narrow the pattern, the rule or the paths.");
+    } finally {
+      restore();
+    }
+  });
+
+  test("hidden and .gitignored files of the workspace are edited like any other (a PR tarball holds tracked files only)", async () => {
+    const ws = workspace({ ".gitignore": "gen/\n", "gen/out.ts": "console.log(7);\n", ".config/setup.ts": "console.log(8);\n" });
+    const { actions } = await run({ pat: ["console.log($$$A)"], out: ["log($$$A)"] }, ws);
+    const paths = (await actions[0]!.changes!.resolveChanges()).map((c) => c.path);
+    expect(paths).toEqual([".config/setup.ts", "gen/out.ts", "src/a.ts", "src/b.ts"]);
+  });
+
+  test("a file whose path starts with a dash, or holds spaces, reaches the CLI as a file", async () => {
+    const ws = new MemoryWorkspace({ "-rf.ts": "console.log(1);\n", "dir with space/a b.ts": "console.log(2);\n" });
+    const { text } = await run({ pat: ["console.log($$$A)"], out: ["log($$$A)"] }, ws);
+    expect(text).toBe("AST Edit: 2 replacements in 2 files\n- -rf.ts: 1 replacement\n- dir with space/a b.ts: 1 replacement");
+  });
+
+  test("/help's parameter lines list every language with its extensions", () => {
+    const lines = parameterLines(tool).join("\n");
+    for (const lang of AST_LANGS) expect(lines).toContain(`${lang}: .`);
+    expect(lines).toContain("Python: .py .py3 .pyi .bzl");
   });
 });
 
@@ -288,47 +400,34 @@ describe("ast_edit over a local checkout (DirectoryWorkspace)", () => {
   });
 });
 
-describe("template expansion (the CLI's rules)", () => {
-  function expand(source: string, pat: string, out: string): string {
-    const op = compileOp(pat, out);
-    prepareOp(op, Lang.TypeScript);
-    return rewriteText(op, Lang.TypeScript, source).text;
+describe("replacement templates (the CLI expands them; resolve-bot splices its output)", () => {
+  async function expand(source: string, pat: string, out: string): Promise<string> {
+    const { actions } = await run({ pat: [pat], out: [out] }, new MemoryWorkspace({ "x.ts": source }));
+    return actions.length === 0 ? source : textAfter(actions[0]!.changes!, "x.ts");
   }
 
-  test("$$$ inserts the source span between the first and last node, separators included", () => {
-    expect(expand("f(a,  b ,c);", "f($$$A)", "g($$$A)")).toBe("g(a,  b ,c);");
-    expect(expand("f();", "f($$$A)", "g([$$$A])")).toBe("g([]);");
+  test("$$$ inserts the source span between the first and last node, separators included", async () => {
+    expect(await expand("f(a,  b ,c);", "f($$$A)", "g($$$A)")).toBe("g(a,  b ,c);");
+    expect(await expand("f();", "f($$$A)", "g([$$$A])")).toBe("g([]);");
   });
 
-  test("multi-line captures are re-indented to the template, then to the match", () => {
+  test("multi-line captures are re-indented to the template, then to the match", async () => {
     const source = "if (true) {\n  a(\n    1\n      + 2\n  )\n}";
-    expect(expand(source, "a($B)", "c(\n  $B\n)")).toBe("if (true) {\n  c(\n    1\n      + 2\n  )\n}");
+    expect(await expand(source, "a($B)", "c(\n  $B\n)")).toBe("if (true) {\n  c(\n    1\n      + 2\n  )\n}");
   });
 
-  test("nested matches: only the outermost is rewritten", () => {
-    expect(expand("Some(Some(1));", "Some($A)", "X($A)")).toBe("X(Some(1));");
+  test("nested matches: only the outermost is rewritten", async () => {
+    expect(await expand("Some(Some(1));", "Some($A)", "X($A)")).toBe("X(Some(1));");
   });
 
-  test("a $ without a name, lowercase names and unknown captures", () => {
-    expect(parseTemplate("$$$ $a $A $$$$B").vars.map((v) => [v.name, v.multi])).toEqual([
-      ["A", false],
-      ["B", true],
-    ]);
-    expect(expand("f(1);", "f($A)", "g($A, $Z, $$, $a)")).toBe("g(1, , $$, $a);");
+  test("a $ without a name, lowercase names and unknown captures", async () => {
+    expect(await expand("f(1);", "f($A)", "g($A, $Z, $$, $a)")).toBe("g(1, , $$, $a);");
   });
 
-  test("indentation counts leading spaces only, within the last 512 bytes", () => {
-    expect(indentAt("    abc", 6)).toBe(4);
-    expect(indentAt("x\n  a = b", 8)).toBe(2);
-    expect(indentAt("x\n\t  a", 5)).toBe(0);
-    expect(indentAt(`x\n  ${"é".repeat(300)}`, 304)).toBe(0); // 600 bytes back to the newline
-    expect(indentAt(`x\n  ${"e".repeat(300)}`, 304)).toBe(2);
-  });
-
-  test("expandTemplate with explicit spans", () => {
-    const src = "  foo(\n    bar\n  )";
-    const template = parseTemplate("[\n  $X\n]");
-    expect(expandTemplate(template, src, 2, () => [2, src.length])).toBe("[\n    foo(\n      bar\n    )\n  ]");
+  test("non-ASCII text before, inside and after matches (the CLI reports UTF-8 byte offsets)", async () => {
+    expect(await expand("const é = '😀'; f('ü'); // ✓\nf(\"日本\");\n", "f($A)", "g($A, 'ß')")).toBe(
+      "const é = '😀'; g('ü', 'ß'); // ✓\ng(\"日本\", 'ß');\n",
+    );
   });
 });
 
@@ -352,13 +451,22 @@ describe("prefilter", () => {
     expect(mayMatch("throw new Error('x')", ["Error", "new"], false, true)).toBe(true);
     expect(mayMatch("throw new Error('x')", ["Error", "new"], true, true)).toBe(true);
     const op = compileOp("new Error($$$A)", "new E($$$A)");
-    prepareOp(op, Lang.TypeScript);
-    expect(rewriteText(op, Lang.TypeScript, "throw new error(1);").replacements).toBe(0);
-    expect(rewriteText(op, Lang.TypeScript, "throw new Error(1);").text).toBe("throw new E(1);");
-    expect(op.words.get(Lang.TypeScript)).toEqual(["Error", "new"]);
+    prepareOp(op, "TypeScript");
+    expect(mayMatchOp(op, "TypeScript", "throw new error(1);")).toBe(false);
+    expect(mayMatchOp(op, "TypeScript", "throw new Error(1);")).toBe(true);
+    expect(op.words.get("TypeScript")).toEqual(["Error", "new"]);
     const html = compileOp("<P>$A</P>", "<q>$A</q>");
-    prepareOp(html, Lang.Html);
-    expect(html.words.get(Lang.Html)).toEqual(["p"]);
+    prepareOp(html, "Html");
+    expect(html.words.get("Html")).toEqual(["p"]);
+    // other languages: words only, case-insensitive; none when the pattern may hold a comment
+    const py = compileOp("print($A)", "log($A)");
+    prepareOp(py, "Python");
+    expect(py.words.get("Python")).toEqual(["print"]);
+    expect(mayMatchOp(py, "Python", "PRINT(1)")).toBe(true);
+    expect(mayMatchOp(py, "Python", "log(1)")).toBe(false);
+    const commented = compileOp("f($A)  # note", "g($A)");
+    prepareOp(commented, "Python");
+    expect(commented.words.get("Python")).toEqual([]);
   });
 
   test("comments: the quick check and the lexer never drop a file whose words occur in code", () => {
@@ -429,11 +537,15 @@ describe("prefilter", () => {
 
 describe("languages", () => {
   test("by extension, as ast-grep CLI assigns them", () => {
-    expect(["a.ts", "a.cts", "a.mts", "a.tsx", "a.js", "a.cjs", "a.mjs", "a.jsx", "a.html", "a.htm", "a.css", "a.scss", "a.md", "a.TS", "ts"].map(langForPath)).toEqual([
-      "TypeScript", "TypeScript", "TypeScript", "Tsx", "JavaScript", "JavaScript", "JavaScript", "JavaScript", "Html", "Html", "Css", "Css", undefined, undefined, undefined,
+    expect(["a.ts", "a.cts", "a.mts", "a.tsx", "a.js", "a.cjs", "a.mjs", "a.jsx", "a.html", "a.htm", "a.css", "a.scss", "a.md", "a.TS", "ts", ".env", "x.sh.in", "main.tf", "lib.rs", "a.pyi"].map(langForPath)).toEqual([
+      "TypeScript", "TypeScript", "TypeScript", "Tsx", "JavaScript", "JavaScript", "JavaScript", "JavaScript", "Html", "Html", "Css", "Css", "Markdown", undefined, undefined, undefined, undefined, "Hcl", "Rust", "Python",
     ]);
+    expect(AST_LANGS).toHaveLength(29);
     expect(langFromName("TypeScript")).toBe("TypeScript");
     expect(langFromName("jsx")).toBe("JavaScript");
+    expect(langFromName("golang")).toBe("Go");
+    expect(langFromName("C++")).toBe("Cpp");
+    expect(langFromName("cobol")).toBeUndefined();
   });
 
   test("collectOps keeps order and validates", () => {

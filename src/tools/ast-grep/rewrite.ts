@@ -1,118 +1,139 @@
 /**
- * ast-grep rewrites over file texts, byte-identical to `ast-grep run -p PAT -r OUT -U`
- * (CLI 0.51.1): matches come from @ast-grep/napi (the matcher the CLI uses); a match nested in
- * an earlier one is dropped (the CLI does not re-enter a match); each match's whole node range is
- * replaced by the template expanded as in template.ts; text between matches is kept as is.
- * Several ops run in sequence, each on the output of the previous one, as running the CLI once
- * per op would.
+ * ast-grep rewrites over workspace files, byte for byte what the ast-grep CLI 0.51.1 writes:
+ * the CLI itself computes every match and replacement (`run -p P -r O` or `scan` with rules, in
+ * `--json=stream` form), and resolve-bot splices the reported replacements into the text as
+ * `-U` / `--update-all` do: in order of position, a replacement that starts inside an earlier
+ * one dropped. Several jobs run in sequence, each on the output of the previous one, as running
+ * the CLI once per job would. No parse tree of resolve-bot's own decides anything, so files with
+ * syntax errors are edited exactly as the CLI edits them.
+ *
+ * Before the CLI sees a file, the text prefilter (prefilter.ts, token-chains.ts) rules out files
+ * that cannot match a pattern; candidates are copied into a scratch directory (scratch.ts) and
+ * handed to the CLI in batches while later files are still being read.
  */
-import { Lang, parse, parseAsync, type SgNode, type SgRoot } from "@ast-grep/napi";
-import type { AstLang } from "./languages.js";
-import { expandTemplate, parseTemplate, type Template } from "./template.js";
+import { parse, type SgNode } from "@ast-grep/napi";
+import { napiLang, type AstLang } from "./languages.js";
 import { mayMatch, requiredWords } from "./prefilter.js";
 import { holdsChain, tokenChains, type TokenChain } from "./token-chains.js";
+import { DEFAULT_CLI_LIMITS, runAstGrep, type CliLimits, type CliMatch } from "./cli.js";
+import { Scratch } from "./scratch.js";
+
+/** Walking a batch's directory, the CLI must not skip hidden or ignored files (there are no ignore files in it anyway). */
+const NO_IGNORE = ["hidden", "dot", "exclude", "global", "parent", "vcs"].flatMap((kind) => ["--no-ignore", kind]);
 
 export interface CompiledOp {
   pat: string;
   out: string;
-  template: Template;
-  /** Per language: words a file must contain to be worth parsing (empty: parse every file). */
+  /** Per language: words a file must contain to be worth handing to the CLI (empty: every file). */
   words: Map<AstLang, string[]>;
   /** Per language: runs of tokens a file must contain, each with only trivia between (token-chains.ts). */
   chains: Map<AstLang, TokenChain[]>;
 }
 
 export function compileOp(pat: string, out: string): CompiledOp {
-  return { pat, out, template: parseTemplate(out), words: new Map(), chains: new Map() };
+  return { pat, out, words: new Map(), chains: new Map() };
+}
+
+/** Identifiers and keywords are case-sensitive in these languages, and token-chains.ts knows their keywords. */
+function isJavaScriptFamily(lang: AstLang): boolean {
+  return lang === "TypeScript" || lang === "Tsx" || lang === "JavaScript";
 }
 
 /**
- * Checks the pattern compiles for `lang` (napi throws, e.g. "Multiple AST nodes are detected")
- * and works out its prefilter words. A pattern that does not parse cleanly gets no prefilter.
+ * Comment openers of the other languages (`#`, `--`, `(*`, `{-`, `%`): a pattern holding one
+ * gets no prefilter, as one holding `//`, `/*` or `<!--` gets none in requiredWords.
+ */
+const OTHER_COMMENT_OPENERS = /#|--|\(\*|\{-|%/;
+
+/**
+ * Works out the op's prefilter for files of `lang`. For the JavaScript family the pattern is
+ * parsed in-process (@ast-grep/napi, the CLI's grammars) for its token chains; a pattern whose
+ * tree holds an ERROR or a zero-width (MISSING) node gets no prefilter at all. Elsewhere only the
+ * pattern's words are used, compared case-insensitively (see prefilter.ts). Never throws: a
+ * pattern the CLI cannot use is reported by the CLI.
  */
 export function prepareOp(op: CompiledOp, lang: AstLang): void {
   if (op.words.has(lang)) return;
-  parse(lang, "").root().findAll(op.pat); // throws on an unusable pattern
-  let tree: SgRoot | undefined;
-  try {
-    tree = parse(lang, op.pat);
-    if (tree.root().find({ rule: { kind: "ERROR" } }) !== null) tree = undefined;
-  } catch {
-    tree = undefined;
+  if (!isJavaScriptFamily(lang)) {
+    op.words.set(lang, OTHER_COMMENT_OPENERS.test(op.pat) ? [] : requiredWords(op.pat, false));
+    op.chains.set(lang, []);
+    return;
   }
-  op.words.set(lang, tree ? requiredWords(op.pat, isCaseSensitive(lang)) : []);
-  // Chains for the JavaScript-family grammars (the case-sensitive ones) only: token-chains.ts knows their keywords.
-  op.chains.set(lang, tree && isCaseSensitive(lang) ? tokenChains(tree.root()) : []);
+  let root: SgNode | undefined;
+  try {
+    root = parse(napiLang(lang)!, op.pat).root();
+    if (!isCleanTree(root)) root = undefined;
+  } catch {
+    root = undefined;
+  }
+  op.words.set(lang, root ? requiredWords(op.pat, true) : []);
+  op.chains.set(lang, root ? tokenChains(root) : []);
 }
 
-/** Identifiers and keywords are case-sensitive in these languages (see prefilter.ts). */
-function isCaseSensitive(lang: AstLang): boolean {
-  return lang === Lang.TypeScript || lang === Lang.Tsx || lang === Lang.JavaScript;
+function isCleanTree(node: SgNode): boolean {
+  if (node.kind() === "ERROR") return false;
+  const range = node.range();
+  if (range.start.index === range.end.index && node.text() === "" && node.isLeaf()) return false;
+  return node.children().every(isCleanTree);
 }
 
 /** Could `text` hold a match of the (prepared) op? False means it certainly cannot. */
 export function mayMatchOp(op: CompiledOp, lang: AstLang, text: string): boolean {
   for (const chain of op.chains.get(lang) ?? []) if (!holdsChain(text, chain)) return false;
-  return mayMatch(text, op.words.get(lang) ?? [], lang === Lang.TypeScript, isCaseSensitive(lang));
+  return mayMatch(text, op.words.get(lang) ?? [], lang === "TypeScript", isJavaScriptFamily(lang));
 }
 
-export interface RewriteResult {
+/** A file as the jobs see it. */
+export interface FileText {
+  path: string;
+  /** The language the CLI reads it as. */
+  lang: AstLang;
+  /** Set when `lang` is forced on a file whose extension says otherwise. */
+  forced?: boolean;
+  text: string;
+}
+
+/** One run of the CLI over the files, and which files it may change. */
+export interface Job {
+  /** The CLI's arguments before the file names (without --json). */
+  args: readonly string[];
+  /** Identifies the job for the result cache: equal keys mean equal outputs on equal inputs. */
+  key: string;
+  /** False when the job certainly changes nothing in this file (a prefilter). */
+  mayChange(file: FileText): boolean;
+}
+
+/** An ast-edit op as a job: `run -p PAT -r OUT [-l LANG]`. */
+export function opJob(op: CompiledOp, lang?: AstLang): Job {
+  return {
+    args: ["run", "-p", op.pat, "-r", op.out, ...(lang === undefined ? [] : ["-l", lang])],
+    key: `run\0${op.pat}\0${op.out}\0${lang ?? ""}`,
+    mayChange(file) {
+      prepareOp(op, file.lang);
+      return mayMatchOp(op, file.lang, file.text);
+    },
+  };
+}
+
+export interface FileRewrite {
+  path: string;
+  lang: AstLang;
   text: string;
   replacements: number;
-  /**
-   * The pattern matched, but the parse tree holds ERROR nodes: the text is returned unchanged.
-   * napi parses UTF-16 text and recovers from syntax errors differently from the CLI (UTF-8), so
-   * matches in such a file may differ from the CLI's; resolve-bot does not edit code its parser
-   * cannot read.
-   */
-  unparsable?: true;
+  /** Replacements per rule id (rules jobs only). */
+  rules: Map<string, number>;
 }
 
-/** True when the tree holds a node tree-sitter could not parse (an ERROR node). */
-export function hasSyntaxError(root: SgRoot): boolean {
-  return root.root().find({ rule: { kind: "ERROR" } }) !== null;
+interface FileState extends FileText {
+  original: string;
+  replacements: number;
+  rules: Map<string, number>;
 }
 
-/** Applies one op to the parsed `text`. */
-export function rewriteRoot(op: CompiledOp, root: SgRoot, text: string): RewriteResult {
-  const matches = root.root().findAll(op.pat);
-  if (matches.length === 0) return { text, replacements: 0 };
-  // Only files with a match are checked, so the check costs little.
-  if (hasSyntaxError(root)) return { text, replacements: 0, unparsable: true };
-  let out = "";
-  let cursor = 0;
-  let replacements = 0;
-  let lastStart = -1;
-  for (const match of matches) {
-    const range = match.range();
-    const start = range.start.index;
-    // findAll reports nested matches too, in pre-order; the CLI keeps only the outermost.
-    if (start < cursor || start === lastStart) continue;
-    out += text.slice(cursor, start);
-    out += expandTemplate(op.template, text, start, (name, multi) => captureSpan(match, name, multi));
-    cursor = range.end.index;
-    lastStart = start;
-    replacements++;
-  }
-  return { text: out + text.slice(cursor), replacements };
-}
-
-/** Applies one (prepared) op to `text`, synchronously. */
-export function rewriteText(op: CompiledOp, lang: AstLang, text: string): RewriteResult {
-  if (!mayMatchOp(op, lang, text)) return { text, replacements: 0 };
-  return rewriteRoot(op, parse(lang, text), text);
-}
-
-function captureSpan(match: SgNode, name: string, multi: boolean): readonly [number, number] | null {
-  if (multi) {
-    const nodes = match.getMultipleMatches(name);
-    if (nodes.length === 0) return null;
-    return [nodes[0]!.range().start.index, nodes[nodes.length - 1]!.range().end.index];
-  }
-  const node = match.getMatch(name);
-  if (!node) return null;
-  const range = node.range();
-  return [range.start.index, range.end.index];
+interface FileResult {
+  text: string;
+  replacements: number;
+  rules: Array<[string, number]>;
 }
 
 /** A map that forgets its least recently used entries past a total weight (in string characters). */
@@ -154,149 +175,194 @@ class Recent<V> {
 }
 
 /**
- * A preview and its replay on resolve run the same ops on the same files, so the results of the
- * files that were parsed are kept (files the prefilter rejects are cheap to reject again): the
- * replay then costs little more than reading the files. An entry is found by op, language, path
- * and length, and used only when the text it was computed from equals the text at hand, so it is
- * a pure function of (op, language, text) and cannot change any output. No parse tree is kept: a
- * long-running server must not hold native trees (memory V8 does not see) from one command to the
- * next.
+ * A preview and its replay on resolve run the same jobs on the same files, so each file's result
+ * is kept: the replay then costs little more than reading the files. An entry is found by job,
+ * language and path, and used only when the text it was computed from equals the text at hand,
+ * so it is a pure function of (job, language, text) and cannot change any output.
  */
-interface CachedResult {
-  input: string;
-  result: RewriteResult;
-}
-
-const results = new Recent<CachedResult>(16 * 1024 * 1024);
+const results = new Recent<{ input: string; result: FileResult }>(16 * 1024 * 1024);
 
 /** Forgets every cached result (for benchmarks that measure a first run). */
 export function clearRewriteCaches(): void {
   results.clear();
 }
 
-function resultKey(op: CompiledOp, file: FileText): string {
-  return `${op.pat.length}:${op.pat}${op.out.length}:${op.out}${file.lang}\0${file.text.length}:${file.path}`;
-}
-
-function cachedResult(key: string, text: string): RewriteResult | undefined {
-  const entry = results.get(key);
-  return entry !== undefined && entry.input === text ? entry.result : undefined;
-}
-
-function rememberResult(key: string, text: string, result: RewriteResult): void {
-  // An unchanged text is the same string as the input: it costs nothing more to keep.
-  results.remember(key, { input: text, result }, text.length + (result.text === text ? 0 : result.text.length));
+function resultKey(job: Job, file: FileText): string {
+  return `${job.key.length}:${job.key}${file.lang}${file.forced ? "!" : ""}\0${file.path}`;
 }
 
 /**
- * How many files are parsed at once. Parse trees live in native memory that V8 does not see, and
- * are freed only when V8 collects their (small) wrappers; a bounded number of parses in flight,
- * and letting go of each tree as soon as its file is rewritten, bounds how many exist at a time.
+ * Files handed to one CLI run at most (and their total characters): keeps argument lists well
+ * under the system's limit, and lets the next batch be read while the CLI works on this one.
  */
-const PARSES_IN_FLIGHT = 32;
-
-export interface FileText {
-  path: string;
-  lang: AstLang;
-  text: string;
-}
-
-export interface FileRewrite {
-  path: string;
-  text: string;
-  replacements: number;
-  /** Left alone (text unchanged, replacements 0): some op matched in a tree with ERROR nodes. */
-  unparsable: boolean;
-}
-
-interface FileState {
-  path: string;
-  lang: AstLang;
-  original: string;
-  text: string;
-  replacements: number;
-  unparsable: boolean;
-}
-
+const BATCH_FILES = 1000;
+const BATCH_CHARS = 8 * 1024 * 1024;
 /**
- * Runs one op over files as they come: a file that may match is parsed with parseAsync (on
- * libuv's threads) while the caller goes on producing files, e.g. reading them from disk, and is
- * rewritten when its tree is ready.
+ * CLI runs at once. Each run is multithreaded already; measured on the bench corpus (2 cores),
+ * two runs of smaller batches at once were slower than one run at a time (1.7 s vs 1.3 s when
+ * every file is a candidate), as was one run per 64 files.
  */
-class OpRun {
-  private readonly inFlight: Array<{ file: FileState; key: string; tree: Promise<SgRoot> }> = [];
+const RUNS_IN_FLIGHT = 1;
+
+/** Runs one job over files as they come, a batch at a time. */
+class JobRun {
+  private batch: FileState[] = [];
+  private batchChars = 0;
+  private readonly running = new Set<Promise<void>>();
+  private failure: unknown;
 
   constructor(
-    private readonly op: CompiledOp,
-    private readonly prepare: (op: CompiledOp, lang: AstLang) => void,
+    private readonly job: Job,
+    private readonly scratch: Scratch,
+    private readonly config: string,
+    private readonly deadline: number,
+    private readonly limits: CliLimits,
   ) {}
 
-  /** Runs the op on `file` (now or once parsed); false when the prefilter rules a match out. */
+  /** Queues `file` for the job; false when the job certainly leaves it alone. */
   async add(file: FileState): Promise<boolean> {
-    if (file.unparsable || !this.mayMatch(file)) return false;
-    const key = resultKey(this.op, file);
-    const known = cachedResult(key, file.text);
-    if (known) {
-      apply(file, known);
+    if (!this.job.mayChange(file)) return false;
+    const known = results.get(resultKey(this.job, file));
+    if (known !== undefined && known.input === file.text) {
+      applyResult(file, known.result);
       return true;
     }
-    const tree = parseAsync(file.lang, file.text);
-    tree.catch(() => undefined); // awaited in order below; this only keeps a failure from going unhandled meanwhile
-    this.inFlight.push({ file, key, tree });
-    if (this.inFlight.length >= PARSES_IN_FLIGHT) await this.finishOldest();
+    this.batch.push(file);
+    this.batchChars += file.text.length;
+    if (this.batch.length >= BATCH_FILES || this.batchChars >= BATCH_CHARS) await this.flush();
     return true;
   }
 
-  mayMatch(file: FileState): boolean {
-    this.prepare(this.op, file.lang);
-    return mayMatchOp(this.op, file.lang, file.text);
-  }
-
   async finish(): Promise<void> {
-    while (this.inFlight.length > 0) await this.finishOldest();
+    await this.flush();
+    while (this.running.size > 0) await Promise.race(this.running);
+    if (this.failure !== undefined) throw this.failure;
   }
 
-  private async finishOldest(): Promise<void> {
-    const { file, key, tree } = this.inFlight.shift()!;
-    const result = rewriteRoot(this.op, await tree, file.text);
-    rememberResult(key, file.text, result);
-    apply(file, result);
+  private async flush(): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    const batch = this.batch;
+    if (batch.length === 0) return;
+    this.batch = [];
+    this.batchChars = 0;
+    while (this.running.size >= RUNS_IN_FLIGHT) await Promise.race(this.running);
+    if (this.failure !== undefined) throw this.failure;
+    const run: Promise<void> = this.runBatch(batch)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  private async runBatch(files: FileState[]): Promise<void> {
+    const batch = this.scratch.batch();
+    const byName = new Map<string, { file: FileState; matches: CliMatch[] }>();
+    try {
+      for (const file of files) byName.set(batch.put(file.path, file.text, file.forced ? file.lang : undefined), { file, matches: [] });
+      // The CLI walks the batch's directory, which holds exactly these files: nothing of it may be skipped.
+      const args = [...this.job.args, "-c", this.config, ...NO_IGNORE, "--", ".", ...batch.forcedFiles];
+      await runAstGrep(
+        args,
+        batch.dir,
+        this.limits,
+        (match) => {
+          const entry = byName.get(match.file);
+          if (entry === undefined) throw new Error(`ast-grep reported a file it was not given: ${match.file}`);
+          // only what splicing needs: the match's text, lines and captures would be kept until the batch ends
+          const { file, replacement, replacementOffsets, ruleId } = match;
+          if (replacementOffsets !== undefined && replacement !== undefined) entry.matches.push({ file, replacement, replacementOffsets, ruleId });
+        },
+        this.deadline,
+      );
+    } finally {
+      batch.dispose();
+    }
+    for (const { file, matches } of byName.values()) {
+      const input = file.text;
+      const result = splice(input, matches);
+      results.remember(resultKey(this.job, file), { input, result }, input.length + (result.text === input ? 0 : result.text.length));
+      applyResult(file, result);
+    }
   }
 }
 
 /**
- * Runs the ops in sequence over every file (op 2 sees op 1's output). The first op runs while
- * `files` are still coming (see OpRun); the others once all are in. `prepare` checks each op for
- * each language before its first use (prepareOp by default; it may throw). Returns the files
- * some op may have changed, in the order of `files`: a file every op's prefilter rules out is
- * let go of at once (no op changes it: each sees the text the prefilters were run on), which on
- * large repositories keeps the garbage collector from copying texts nothing needs.
+ * The CLI's replacements applied to `text` as its `-U` applies them: ordered by start (stable,
+ * so the outer of two matches starting together, reported first, wins), each one starting
+ * before the end of the previous one dropped. Offsets are UTF-8 byte offsets.
  */
-export async function rewriteFiles(
-  ops: readonly CompiledOp[],
-  files: AsyncIterable<FileText> | Iterable<FileText>,
-  prepare: (op: CompiledOp, lang: AstLang) => void = prepareOp,
-): Promise<FileRewrite[]> {
-  const runs = ops.map((op) => new OpRun(op, prepare));
-  const [first, ...rest] = runs;
-  const state: FileState[] = [];
-  for await (const file of files) {
-    const entry = { path: file.path, lang: file.lang, original: file.text, text: file.text, replacements: 0, unparsable: false };
-    if ((first !== undefined && (await first.add(entry))) || rest.some((run) => run.mayMatch(entry))) state.push(entry);
+export function splice(text: string, matches: readonly CliMatch[]): FileResult {
+  if (matches.length === 0) return { text, replacements: 0, rules: [] };
+  const bytes = Buffer.from(text, "utf8");
+  const ordered = [...matches].sort((a, b) => a.replacementOffsets!.start - b.replacementOffsets!.start);
+  const parts: Buffer[] = [];
+  const rules = new Map<string, number>();
+  let cursor = 0;
+  let replacements = 0;
+  for (const match of ordered) {
+    const { start, end } = match.replacementOffsets!;
+    if (start < cursor) continue;
+    parts.push(bytes.subarray(cursor, start), Buffer.from(match.replacement!, "utf8"));
+    cursor = end;
+    replacements++;
+    if (match.ruleId !== undefined) rules.set(match.ruleId, (rules.get(match.ruleId) ?? 0) + 1);
   }
-  await first?.finish();
-  for (const run of rest) {
-    for (const file of state) await run.add(file);
-    await run.finish();
-  }
-  // A file left alone is left alone whole: no op's edits are kept.
-  return state.map(({ path, original, text, replacements, unparsable }) =>
-    unparsable ? { path, text: original, replacements: 0, unparsable } : { path, text, replacements, unparsable },
-  );
+  parts.push(bytes.subarray(cursor));
+  return { text: Buffer.concat(parts).toString("utf8"), replacements, rules: [...rules] };
 }
 
-function apply(file: FileState, result: RewriteResult): void {
-  if (result.unparsable) file.unparsable = true;
+function applyResult(file: FileState, result: FileResult): void {
   file.text = result.text;
   file.replacements += result.replacements;
+  for (const [rule, count] of result.rules) file.rules.set(rule, (file.rules.get(rule) ?? 0) + count);
+}
+
+export interface RewriteOptions {
+  limits?: CliLimits;
+  /**
+   * An ast-grep project to run the jobs with (`-c`): its files (sgconfig.yml, rule and util
+   * files) by path, and the config's path among them. Without it the CLI gets an empty config.
+   */
+  project?: { files: ReadonlyMap<string, string>; config: string };
+}
+
+/**
+ * Runs the jobs in sequence over every file (job 2 sees job 1's output). The first job runs
+ * while `files` are still coming; the others once all are in. Returns the files some job may
+ * have changed, in the order of `files`; a file no job's prefilter lets through is let go of at
+ * once (none of them changes it: each sees the text its prefilter was run on). The CLI's limits
+ * hold for the whole call: one deadline for all runs.
+ */
+export async function rewriteFiles(
+  jobs: readonly Job[],
+  files: AsyncIterable<FileText> | Iterable<FileText>,
+  options: RewriteOptions = {},
+): Promise<FileRewrite[]> {
+  const limits = options.limits ?? DEFAULT_CLI_LIMITS;
+  const deadline = Date.now() + limits.timeoutMs;
+  const scratch = new Scratch();
+  try {
+    let config = scratch.config;
+    if (options.project !== undefined) {
+      for (const [file, text] of options.project.files) scratch.writeOwn(file, text);
+      config = scratch.ownPath(options.project.config);
+    }
+    const runs = jobs.map((job) => new JobRun(job, scratch, config, deadline, limits));
+    const [first, ...rest] = runs;
+    const [, ...laterJobs] = jobs;
+    const state: FileState[] = [];
+    for await (const file of files) {
+      const entry: FileState = { ...file, original: file.text, replacements: 0, rules: new Map() };
+      if ((first !== undefined && (await first.add(entry))) || laterJobs.some((job) => job.mayChange(entry))) state.push(entry);
+    }
+    await first?.finish();
+    for (const run of rest) {
+      for (const file of state) await run.add(file);
+      await run.finish();
+    }
+    return state.map(({ path, lang, text, replacements, rules }) => ({ path, lang, text, replacements, rules }));
+  } finally {
+    scratch.dispose();
+  }
 }

@@ -1,0 +1,166 @@
+/**
+ * Runs the ast-grep CLI binary (shipped inside the @ast-grep/cli npm package, platform package
+ * first: @ast-grep/cli's own `ast-grep` is a copy its install script may not have made) with
+ * `--json=stream`, reading one match per line as it comes. Bounded: a run past its deadline or
+ * its output budget is killed and reported as a UserError written for the person who typed the
+ * command. No shell is involved; arguments go to the binary as they are.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { UserError } from "../../core/result.js";
+import { formatBytes } from "../../workspace/limits.js";
+
+const require = createRequire(import.meta.url);
+
+function platformPackage(): string | undefined {
+  const { platform, arch } = process;
+  if (platform === "linux" && (arch === "x64" || arch === "arm64")) return `@ast-grep/cli-linux-${arch}-gnu`;
+  if (platform === "darwin" && (arch === "x64" || arch === "arm64")) return `@ast-grep/cli-darwin-${arch}`;
+  if (platform === "win32" && (arch === "x64" || arch === "arm64" || arch === "ia32")) return `@ast-grep/cli-win32-${arch}-msvc`;
+  return undefined;
+}
+
+let binary: string | undefined;
+
+/** Path of the ast-grep binary. */
+export function astGrepBinary(): string {
+  if (binary !== undefined) return binary;
+  const exe = process.platform === "win32" ? "ast-grep.exe" : "ast-grep";
+  const candidates: string[] = [];
+  const pkg = platformPackage();
+  if (pkg !== undefined) {
+    try {
+      candidates.push(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), exe));
+    } catch {
+      // not installed for this platform: fall back to the launcher package
+    }
+  }
+  candidates.push(path.join(path.dirname(require.resolve("@ast-grep/cli/package.json")), exe));
+  binary = candidates.find((candidate) => existsSync(candidate)) ?? candidates[candidates.length - 1]!;
+  return binary;
+}
+
+/** What the CLI reports for one match (the fields resolve-bot uses). */
+export interface CliMatch {
+  file: string;
+  replacement?: string;
+  replacementOffsets?: { start: number; end: number };
+  ruleId?: string;
+}
+
+export interface CliLimits {
+  /** Milliseconds one run may take. */
+  timeoutMs: number;
+  /** Bytes of JSON one run may print. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_CLI_LIMITS: CliLimits = { timeoutMs: 60_000, maxOutputBytes: 256 * 1024 * 1024 };
+
+/** stderr kept for the error message. */
+const MAX_STDERR = 16 * 1024;
+
+/**
+ * Runs `ast-grep SUBCOMMAND --json=stream ...rest` in `cwd` (args: the subcommand first), calling `onMatch` for each match. Exit status 1
+ * with an empty stderr is "no match"; any other failure becomes a UserError holding the CLI's
+ * own message (e.g. a rule it cannot parse).
+ */
+export function runAstGrep(
+  args: readonly string[],
+  cwd: string,
+  limits: CliLimits,
+  onMatch: (match: CliMatch) => void,
+  /** When the run must be over (Date.now() units); default: limits.timeoutMs from now. Several runs share one command's time. */
+  deadline = Date.now() + limits.timeoutMs,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(astGrepBinary(), [args[0]!, "--json=stream", ...args.slice(1)], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stopped: UserError | undefined;
+    let failure: Error | undefined;
+    let output = 0;
+    let stderr = "";
+    const stop = (error: UserError) => {
+      stopped ??= error;
+      child.kill("SIGKILL");
+    };
+    const timer = setTimeout(
+      () => stop(new UserError(`ast-grep took longer than ${seconds(limits.timeoutMs)} and was stopped; narrow the pattern, the rule or the paths.`)),
+      Math.max(1, deadline - Date.now()),
+    );
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.length;
+      if (output > limits.maxOutputBytes) {
+        stop(new UserError(`ast-grep reported more than ${formatBytes(limits.maxOutputBytes)} of matches and was stopped; narrow the pattern, the rule or the paths.`));
+      }
+    });
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on("line", (line) => {
+      if (stopped !== undefined || failure !== undefined || line === "") return;
+      try {
+        onMatch(JSON.parse(line) as CliMatch);
+      } catch (error) {
+        failure = error as Error;
+        child.kill("SIGKILL");
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < MAX_STDERR) stderr += chunk;
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    const closed = new Promise<void>((done) => lines.on("close", done));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      void closed.then(() => {
+        if (stopped !== undefined) return reject(stopped);
+        if (failure !== undefined) return reject(failure);
+        const message = cliMessage(stderr);
+        if (code === 0 || (code === 1 && message === "")) return resolve();
+        reject(new UserError(message === "" ? `ast-grep failed (exit status ${code}).` : `ast-grep refused it:\n${fenced(message)}`));
+      });
+    });
+  });
+}
+
+/**
+ * The CLI's stderr without its warnings about patterns that matched nothing (printed on exit
+ * status 1, which is not a failure) and without terminal colours.
+ */
+function cliMessage(stderr: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = stderr.replace(/\u001b\[[0-9;]*m/g, "").trim();
+  if (/^(Warning|Help|See also):/m.test(plain) && !/^Error/m.test(plain)) return "";
+  return plain;
+}
+
+/** The CLI's message in a code block (it draws carets under the offending text), with a fence no line can close. */
+function fenced(message: string): string {
+  let fence = "```";
+  while (message.includes(fence)) fence += "`";
+  return `${fence}\n${message}\n${fence}`;
+}
+
+/**
+ * Runs the CLI on no file at all, in an empty directory: it then only checks its arguments (a
+ * pattern for a given --lang, inline rules), so a bad one gets the CLI's own message even when no
+ * file was a candidate.
+ */
+export async function checkArguments(args: readonly string[], limits: CliLimits): Promise<void> {
+  const empty = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-check-"));
+  try {
+    await runAstGrep(args, empty, limits, () => undefined);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
