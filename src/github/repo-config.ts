@@ -5,6 +5,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ValueErrorType } from "@sinclair/typebox/errors";
+import { normaliseCommandName } from "../core/commands.js";
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type Steering } from "../core/context.js";
 import { DEFAULT_LIMITS, type WorkspaceLimits } from "../workspace/limits.js";
 
@@ -67,8 +68,9 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
   return {
     ok: true,
     config: {
-      tools: config.tools,
-      permissions: { ...DEFAULT_PERMISSIONS, ...config.permissions },
+      // Names as typed (`ast-edit`, `AST_Edit`) mean the command: one normaliser for all of them.
+      tools: config.tools?.map(normaliseCommandName),
+      permissions: { ...DEFAULT_PERMISSIONS, ...normaliseKeys(config.permissions ?? {}) },
       steering: config.steering ?? "stack",
       gateCheck: config.gate_check ?? true,
       limits: {
@@ -85,15 +87,19 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
   };
 }
 
+function normaliseKeys(permissions: Record<string, PermissionLevel>): Record<string, PermissionLevel> {
+  return Object.fromEntries(Object.entries(permissions).map(([key, level]) => [normaliseCommandName(key), level]));
+}
+
 /** Tool names and permission keys must name real commands (normalised: `ast-edit` = `ast_edit`). */
 export function checkNames(config: RepoConfig, commands: string[]): string[] {
-  const known = new Set(commands.map((name) => name.replace(/-/g, "_")));
+  const known = new Set(commands.map(normaliseCommandName));
   const errors: string[] = [];
   for (const tool of config.tools ?? []) {
-    if (!known.has(tool.replace(/-/g, "_"))) errors.push(`tools: unknown tool ${JSON.stringify(tool)}`);
+    if (!known.has(tool)) errors.push(`tools: unknown tool ${JSON.stringify(tool)}`);
   }
   for (const key of Object.keys(config.permissions)) {
-    if (key !== "default" && !known.has(key.replace(/-/g, "_"))) errors.push(`permissions.${key}: unknown command`);
+    if (key !== "default" && !known.has(key)) errors.push(`permissions.${key}: unknown command`);
   }
   return errors;
 }
@@ -102,5 +108,5 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = (parseRepoConfig({}) as { ok: tru
 
 /** The permission a command needs: its own entry, else `default`. */
 export function requiredPermission(config: RepoConfig, command: string): PermissionLevel {
-  return config.permissions[command] ?? config.permissions.default ?? "write";
+  return config.permissions[normaliseCommandName(command)] ?? config.permissions.default ?? "write";
 }

@@ -3,6 +3,7 @@
  * tarball workspace and commit writer, as a CommandContext.
  */
 import { commitMessage } from "../core/commit-message.js";
+import { normaliseCommandName } from "../core/commands.js";
 import { once, type CommandContext } from "../core/context.js";
 import type { ToolRegistry } from "../core/registry.js";
 import { CheckRunStore } from "./check-runs.js";
@@ -78,7 +79,7 @@ export function openSession(
 ): PullRequestSession {
   const commitUrl = (sha: string) => `${deps.webUrl}/${pr.owner}/${pr.repo}/commit/${sha}`;
   const store = new CheckRunStore(octokit, pr, { appId: deps.appId, gateCheck: config.gateCheck, commitUrl });
-  const enabled = config.tools ? new Set(config.tools.map((name) => name.replace(/-/g, "_"))) : undefined;
+  const enabled = config.tools ? new Set(config.tools) : undefined;
   // The workspace follows the head: after an apply, the next command reads the new commit.
   let workspace: { sha: string; files: Promise<Workspace> } | undefined;
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
@@ -88,7 +89,7 @@ export function openSession(
     actor: actor.login,
     steering: config.steering,
     limits: config.commandLimits,
-    isToolEnabled: (name) => !enabled || enabled.has(name.replace(/-/g, "_")),
+    isToolEnabled: (name) => !enabled || enabled.has(normaliseCommandName(name)),
     workspace() {
       if (workspace?.sha !== pr.headSha) {
         const defaultBranch = pr.defaultBranch;

@@ -21,7 +21,7 @@ describe("repo config", () => {
     expect(parsed).toEqual({
       ok: true,
       config: {
-        tools: ["ast-edit"],
+        tools: ["ast_edit"],
         permissions: { default: "maintain", help: "read", pending: "read", resolve: "admin" },
         steering: "strict",
         gateCheck: false,
@@ -40,5 +40,15 @@ describe("repo config", () => {
     });
     const parsed = parseRepoConfig({ tools: ["ast_edit", "teleport"], permissions: { nope: "read" } });
     expect(parsed.ok && checkNames(parsed.config, ["ast_edit", "resolve", "help", "pending"])).toEqual(['tools: unknown tool "teleport"', "permissions.nope: unknown command"]);
+  });
+
+  test.each(["ast-edit", "ast_edit", "AST-Edit", "Ast_Edit"])("%s in tools and permissions means /ast-edit", (spelling) => {
+    const parsed = parseRepoConfig({ tools: [spelling], permissions: { [spelling]: "admin" } });
+    if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
+    expect(checkNames(parsed.config, ["ast_edit", "resolve", "help", "pending"])).toEqual([]);
+    expect(parsed.config.tools).toEqual(["ast_edit"]);
+    // The parser hands the runtime `ast_edit` for `/AST-Edit`, `/ast_edit`…: all need admin.
+    for (const typed of ["ast_edit", "ast-edit", "AST-EDIT"]) expect(requiredPermission(parsed.config, typed)).toBe("admin");
+    expect(requiredPermission(parsed.config, "move")).toBe("write");
   });
 });
