@@ -17,8 +17,8 @@ function webUrl(env: NodeJS.ProcessEnv): string {
 
 export interface ResolveBotOptions {
   env?: NodeJS.ProcessEnv;
-  /** Exposed for tests: wait for queued work. */
-  onQueue?: (queue: WorkQueue) => void;
+  /** The work queue and the app's logger, for graceful shutdown (and tests). */
+  onQueue?: (queue: WorkQueue, log: Probot["log"]) => void;
 }
 
 export function resolveBot(options: ResolveBotOptions = {}) {
@@ -26,7 +26,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     const env = options.env ?? process.env;
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
     const queue = new WorkQueue((error, key) => app.log.error({ err: error, key }, "resolve-bot job failed"));
-    options.onQueue?.(queue);
+    options.onQueue?.(queue, app.log);
 
     const permissions = new Map<number, { workflows: boolean; at: number }>();
     const deps: HandlerDeps = {

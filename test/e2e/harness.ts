@@ -34,6 +34,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
 export interface Bot {
   gh: GitHubEmulator;
   webhookUrl: string;
+  /** The server process (signals, exit code). */
+  process: ChildProcess;
   output(): string;
   stop(): Promise<void>;
 }
@@ -70,6 +72,7 @@ export async function startBot(extraEnv: Record<string, string> = {}): Promise<B
   return {
     gh,
     webhookUrl: `${base}/api/github/webhooks`,
+    process: child,
     output: () => output,
     async stop() {
       child.kill("SIGTERM");
