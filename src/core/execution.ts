@@ -16,6 +16,39 @@ export const WRITES_OUTSIDE_APPLY =
   "Files can only be written inside a pending action's apply(); a preview must not change anything.";
 export const NO_WORKSPACE = "No workspace: tools can read files only while they execute or apply.";
 
+/**
+ * How long one tool call (execute, apply or reject) may take, from the server's environment
+ * (never from a repository). A call that hangs is abandoned with a reply instead of holding its
+ * pull request's queue forever. CPU-bound work on the event loop cannot be interrupted this way.
+ */
+export function toolTimeLimitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS ?? 120);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 120_000;
+}
+
+export function timedOut(what: string, limitMs: number): string {
+  return `${what} did not finish within ${limitMs / 1000} s and was stopped; nothing was changed.`;
+}
+
+/** Runs `call` with an abort signal that fires at the limit; a late result is ignored. */
+async function withTimeLimit<T>(what: string, call: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+  const limitMs = toolTimeLimitMs();
+  const controller = new AbortController();
+  outer?.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new UserError(timedOut(what, limitMs)));
+    }, limitMs);
+  });
+  try {
+    return await Promise.race([call(controller.signal), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 interface Frame {
   workspace: Workspace;
   /** Actions pushed by the running execute(); null once it has returned. */
@@ -103,7 +136,7 @@ export async function executeTool(
 ): Promise<Execution> {
   const frame: Frame = { workspace, pushed: [] };
   try {
-    const result = await frames.run(frame, () => tool.execute(toolCallId, params, signal));
+    const result = await withTimeLimit(`\`${tool.name}\``, (limited) => frames.run(frame, () => tool.execute(toolCallId, params, limited)), signal);
     return { result: normaliseResult(result), actions: frame.pushed ?? [] };
   } finally {
     frame.pushed = null;
@@ -122,7 +155,7 @@ export interface Application {
 export async function applyAction(action: CustomToolPendingAction, reason: string, workspace: Workspace): Promise<Application> {
   const frame: Frame = { workspace, pushed: null, staging: new ChangeSet(workspace) };
   try {
-    const result = await frames.run(frame, () => action.apply(reason));
+    const result = await withTimeLimit(`apply() of ${action.label}`, () => frames.run(frame, () => action.apply(reason)));
     const changes = frame.staging!;
     if (action.changes) {
       const [declared, staged] = await Promise.all([action.changes.fingerprint(), changes.fingerprint()]);
@@ -143,7 +176,7 @@ export async function rejectAction(
 ): Promise<ToolResult | undefined> {
   if (!action.reject) return undefined;
   const frame: Frame = { workspace, pushed: null };
-  const result = await frames.run(frame, () => action.reject!(reason));
+  const result = await withTimeLimit(`reject() of ${action.label}`, () => frames.run(frame, () => action.reject!(reason)));
   return result === undefined ? undefined : normaliseResult(result);
 }
 
