@@ -109,13 +109,8 @@ export async function commitChangeSet(octokit: GitHubClient, pr: PullRequestInfo
   try {
     await octokit.rest.git.updateRef({ ...repo, ref: `heads/${pr.headRef}`, sha: commit.sha, force: false });
   } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 422 || status === 409) {
-      throw new UserError(
-        `the branch ${pr.headRef} moved while the edit was being applied (a new push); nothing was committed. ` +
-          "The edit is still pending: run `/resolve apply <reason>` again to replay it on the new head.",
-      );
-    }
+    const refusal = refusedRefUpdate(error, pr.headRef);
+    if (refusal) throw new UserError(refusal);
     // A 5xx may come after the ref moved (GitHub answered late or a proxy failed): what counts is the branch.
     if (await branchPointsAt(octokit, repo, pr.headRef, commit.sha)) return commit.sha;
     throw error;
@@ -130,4 +125,24 @@ async function branchPointsAt(octokit: GitHubClient, repo: { owner: string; repo
   } catch {
     return false;
   }
+}
+
+/**
+ * GitHub refuses a ref update for different reasons, and each needs other advice: only a real race
+ * is worth retrying. Returns undefined for failures that are not refusals (5xx, network).
+ */
+export function refusedRefUpdate(error: unknown, branch: string): string | undefined {
+  const status = (error as { status?: number }).status;
+  const message = (error as { response?: { data?: { message?: string } } }).response?.data?.message ?? (error as Error).message ?? "";
+  if (status !== 422 && status !== 409 && status !== 403) return undefined;
+  if (/reference does not exist/i.test(message)) {
+    return `the branch ${branch} no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it.`;
+  }
+  if (/not a fast[- ]forward/i.test(message) || status === 409) {
+    return (
+      `the branch ${branch} moved while the edit was being applied (a new push); nothing was committed. ` +
+      "The edit is still pending: run `/resolve apply <reason>` again to replay it on the new head."
+    );
+  }
+  return `GitHub refused the push to ${branch}: ${message.trim() || `status ${status}`}. Nothing was committed; the edit stays pending.`;
 }

@@ -67,6 +67,17 @@ async function refusal(octokit: GitHubClient, repo: RepoRef, actor: string, conf
   return undefined;
 }
 
+/** Commands that read the stack still answer on a closed pull request; nothing else runs there. */
+const READ_ONLY_COMMANDS = new Set(["help", "pending"]);
+
+function closedRefusal(pr: PullRequestInfo, commands: string[]): string | undefined {
+  if (pr.state !== "closed" || commands.every((command) => READ_ONLY_COMMANDS.has(command))) return undefined;
+  const how = pr.merged
+    ? "was merged: a commit on its branch would never reach the base branch"
+    : "is closed: reopen it to preview or resolve edits";
+  return `This pull request ${how}. Nothing was run.`;
+}
+
 export async function onIssueComment(context: Context<"issue_comment.created">, deps: HandlerDeps): Promise<void> {
   const { payload } = context;
   if (!payload.issue.pull_request) return;
@@ -124,6 +135,11 @@ async function runCommentCommands(
     return false;
   }
   const pr = await readPullRequest(octokit, repo, number);
+  const closed = closedRefusal(pr, commands.map((command) => command.name));
+  if (closed) {
+    await replySteered(octokit, repo, number, closed, deps.appId);
+    return false;
+  }
   const installation = (context.payload as { installation?: { id: number } }).installation?.id;
   const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(installation) });
   const result = await deps.runtime.handleCommands(commands, session.context);
@@ -165,6 +181,8 @@ async function resolveFromButton(
   const refused = await refusal(octokit, repo, actor.login, loaded.config, ["resolve"]);
   if (refused) return replySteered(octokit, repo, number, refused, deps.appId);
   const pr = await readPullRequest(octokit, repo, number);
+  const closed = closedRefusal(pr, ["resolve"]);
+  if (closed) return replySteered(octokit, repo, number, closed, deps.appId);
   const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id) });
   const reason = `${identifier === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${actor.login}`;
   const outcome = await deps.runtime.resolve(identifier, reason, session.context);

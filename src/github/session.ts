@@ -66,6 +66,7 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
     headRepo,
     isFork: headRepo !== baseRepo,
     state: data.state,
+    merged: data.merged === true,
     ...(data.base.repo.default_branch ? { defaultBranch: data.base.repo.default_branch } : {}),
   };
 }

@@ -17,6 +17,8 @@ export interface PullRequestInfo extends RepoRef {
   headRepo: string;
   isFork: boolean;
   state: string;
+  /** Set for a closed pull request that was merged. */
+  merged?: boolean;
   /** The base repository's default branch, whose files hold trusted configuration (/ast-fix's rules). */
   defaultBranch?: string;
 }

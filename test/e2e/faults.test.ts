@@ -103,3 +103,34 @@ test("a permission written as the command is typed (`ast-edit: admin`) is enforc
   expect(result.reply).toBe("Sorry, `/ast-edit` needs admin permission on this repository, and alice has write. Nothing was changed.");
   expect(runsOn(bot, "acme/guarded", pr.headSha)).toEqual([]);
 });
+
+test.each([
+  ["merged", true, "This pull request was merged: a commit on its branch would never reach the base branch. Nothing was run."],
+  ["closed", false, "This pull request is closed: reopen it to preview or resolve edits. Nothing was run."],
+])("on a %s pull request /resolve and previews write nothing; /pending still answers", async (state, merged, expected) => {
+  const pr = await openPr(`done-${state}`);
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src/log.ts");
+  bot.gh.closePullRequest(REPO, pr.number, { merged });
+  bot.gh.clearLog();
+  for (const body of ["/resolve apply ship it", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'"]) {
+    const result = await comment(bot, REPO, pr.number, "alice", body);
+    expect(result.done).toBe("confused");
+    expect(result.reply.startsWith(expected)).toBe(true);
+  }
+  expect(bot.gh.writes().filter((entry) => !/\/reactions$|\/issues\/\d+\/comments$/.test(entry.path))).toEqual([]);
+  expect(await bot.gh.branchSha(REPO, `done-${state}`)).toBe(pr.headSha);
+  const pending = await comment(bot, REPO, pr.number, "alice", "/pending");
+  expect(pending.reply).toContain("1 pending, newest first");
+});
+
+test("a deleted head branch is named as such, and the edit stays pending", async () => {
+  const pr = await openPr("gone-branch");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src/log.ts");
+  await bot.gh.runGit(REPO, ["update-ref", "-d", "refs/heads/gone-branch"]);
+  const result = await comment(bot, REPO, pr.number, "alice", "/resolve apply ship it");
+  expect(result.reply).toContain(
+    "Apply failed: the branch gone-branch no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it.",
+  );
+  const run = runsOn(bot, REPO, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: AST Edit"))!;
+  expect(run.status).toBe("in_progress");
+});

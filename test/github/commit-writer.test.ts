@@ -75,6 +75,45 @@ describe("commitChangeSet", () => {
     );
   });
 
+  test.each([
+    [422, "Reference does not exist", "the branch topic no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it."],
+    [422, "Protected branch update failed for refs/heads/topic.", "GitHub refused the push to topic: Protected branch update failed for refs/heads/topic.. Nothing was committed; the edit stays pending."],
+    [403, "Repository rule violations found: Cannot update this protected ref.", "GitHub refused the push to topic: Repository rule violations found: Cannot update this protected ref.. Nothing was committed; the edit stays pending."],
+  ])("a %d %j ref refusal is named as it is, not as a race", async (status, message, expected) => {
+    const changes = new ChangeSet(new MemoryWorkspace({ "a.txt": "a\n" }, HEAD));
+    await changes.write("a.txt", "b\n");
+    const { octokit } = fakeOctokit({
+      ...responses(),
+      "git.updateRef": () => {
+        throw Object.assign(new Error(message), { status, response: { data: { message } } });
+      },
+    });
+    await expect(commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(expected);
+  });
+
+  test("a 5xx on the ref update counts as applied when the branch points at the new commit", async () => {
+    const changes = new ChangeSet(new MemoryWorkspace({ "a.txt": "a\n" }, HEAD));
+    await changes.write("a.txt", "b\n");
+    let branch = HEAD;
+    const { octokit } = fakeOctokit({
+      ...responses(),
+      "git.updateRef": (params) => {
+        branch = params.sha;
+        throw Object.assign(new Error("Server Error"), { status: 502 });
+      },
+      "git.getRef": () => ({ object: { sha: branch } }),
+    });
+    expect(await commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).toBe("d".repeat(40));
+    const failing = fakeOctokit({
+      ...responses(),
+      "git.updateRef": () => {
+        throw Object.assign(new Error("Server Error"), { status: 502 });
+      },
+      "git.getRef": () => ({ object: { sha: HEAD } }),
+    });
+    await expect(commitChangeSet(failing.octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow("Server Error");
+  });
+
   test("forks and workflow files are refused before any call", async () => {
     const changes = new ChangeSet(new MemoryWorkspace({ ".github/workflows/ci.yml": "on: push\n" }, HEAD));
     await changes.write(".github/workflows/ci.yml", "on: pull_request\n");

@@ -26,6 +26,7 @@ export function fakeOctokit(responses: Record<string, (params: Record<string, an
       createBlob: handler("git.createBlob"),
       createCommit: handler("git.createCommit"),
       updateRef: handler("git.updateRef"),
+      getRef: handler("git.getRef"),
     },
   };
   const octokit = {
