@@ -323,17 +323,20 @@ export async function loadTsProject(workspace: WorkspaceReader, load: LoadOption
 
 function parseConfig(configPath: string, fs: VirtualFs): { options: ts.CompilerOptions; fileNames: string[] } {
   const fileName = toAbs(configPath);
-  const read = ts.readConfigFile(fileName, fs.readFile);
-  if (read.error || !read.config) return { options: { ...DEFAULT_OPTIONS }, fileNames: [] };
+  const text = fs.readFile(fileName);
+  if (text === undefined) return { options: { ...DEFAULT_OPTIONS }, fileNames: [] };
+  // Parsed as a source file, so the options carry `configFile`: getEditsForFileRename then also
+  // updates the config's files/include/exclude and path options.
+  const source = ts.parseJsonText(fileName, text);
   const parseHost: ts.ParseConfigHost = {
     useCaseSensitiveFileNames: true,
     readDirectory: fs.readDirectory,
     fileExists: fs.fileExists,
     readFile: fs.readFile,
   };
-  const parsed = ts.parseJsonConfigFileContent(read.config, parseHost, path.posix.dirname(fileName), undefined, fileName);
+  const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost, path.posix.dirname(fileName), undefined, fileName);
   // Options from outside the workspace (an `extends` into node_modules) are simply missing.
-  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true };
+  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, configFile: source };
   delete options.composite;
   delete options.incremental;
   delete options.tsBuildInfoFile;

@@ -207,6 +207,19 @@ describe("move: verification of the language service's edits", () => {
   });
 });
 
+describe("move: tsconfig.json", () => {
+  it("updates the config's files list, keeping its comments, so tsc still finds the moved file", async () => {
+    const files = {
+      "tsconfig.json": '{\n  // the entry points\n  "files": ["src/a.ts", "src/b.ts"]\n}\n',
+      "src/a.ts": 'import { b } from "./b";\nexport const a = b;\n',
+      "src/b.ts": "export const b = 1;\n",
+    };
+    const plan = await planMove(new MemoryWorkspace(files), ["src/b.ts", "lib/b.ts"]);
+    expect(plan.contents.get("tsconfig.json")).toBe('{\n  // the entry points\n  "files": ["src/a.ts", "lib/b.ts"]\n}\n');
+    expect(plan.contents.get("src/a.ts")).toBe('import { b } from "../lib/b";\nexport const a = b;\n');
+  });
+});
+
 describe("ts-project: the tsconfig is honoured", () => {
   it("finds the nearest tsconfig.json to the targets, else the root one", () => {
     const files = new Set(["tsconfig.json", "packages/a/tsconfig.json", "packages/a/src/x.ts", "packages/b/src/y.ts"]);
