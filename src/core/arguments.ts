@@ -10,6 +10,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
 import type { AnyToolDefinition } from "./tool.js";
+import { describeSchemaError } from "./schema-errors.js";
 
 export type Binding = { ok: true; params: Record<string, unknown> } | { ok: false; errors: string[] };
 
@@ -137,7 +138,7 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
     } else params[prop.name] = converted;
   }
 
-  bindPositionals(tool, props, positionals, params, errors);
+  bindPositionals(tool, props, positionals, params, givenArrays, errors);
   if (errors.length > 0) return { ok: false, errors };
 
   const withDefaults = Value.Default(tool.parameters, params) as Record<string, unknown>;
@@ -149,7 +150,7 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
     for (const error of schemaErrors) {
       if (seen.has(error.path)) continue;
       seen.add(error.path);
-      errors.push(`${describePath(error.path, tool)}: ${error.message.toLowerCase()}`);
+      errors.push(`${describePath(error.path, tool)} ${describeSchemaError(error)}`);
     }
     return { ok: false, errors };
   }
@@ -161,6 +162,7 @@ function bindPositionals(
   props: Property[],
   positionals: string[],
   params: Record<string, unknown>,
+  givenArrays: Set<string>,
   errors: string[],
 ): void {
   const names = tool.positionals ?? [];
@@ -169,7 +171,9 @@ function bindPositionals(
     const prop = props.find((candidate) => candidate.name === name);
     if (!prop || next >= positionals.length) break;
     if (prop.array && index === names.length - 1) {
-      params[name] = positionals.slice(next).map((word) => convert(prop, word, errors));
+      // `--paths a b` is one list of two: the words join what the option gave, never replace it.
+      const given = givenArrays.has(name) && Array.isArray(params[name]) ? (params[name] as unknown[]) : [];
+      params[name] = [...given, ...positionals.slice(next).map((word) => convert(prop, word, errors))];
       next = positionals.length;
     } else params[name] = convert(prop, positionals[next++]!, errors);
   }

@@ -17,13 +17,7 @@ function placeholder(kind: string, schema: TSchema): string {
 export function usageLine(tool: AnyToolDefinition): string {
   const props = describeParameters(tool.parameters);
   const positional = tool.positionals ?? [];
-  const parts = [commandName(tool.name)];
-  for (const name of positional) {
-    const prop = props.find((candidate) => candidate.name === name);
-    if (!prop) continue;
-    const word = prop.array ? `<${name}>...` : `<${name}>`;
-    parts.push(prop.required ? word : `[${word}]`);
-  }
+  const parts = [commandName(tool.name), ...(tool.positionalUsage ? [tool.positionalUsage] : positionalWords(props, positional))];
   for (const prop of props) {
     if (positional.includes(prop.name)) continue;
     const value = prop.kind === "boolean" ? "" : ` <${placeholder(prop.kind, prop.array ? (prop.schema.items as TSchema) : prop.schema)}>`;
@@ -31,6 +25,15 @@ export function usageLine(tool: AnyToolDefinition): string {
     parts.push(prop.required ? word : `[${word}]`);
   }
   return parts.join(" ");
+}
+
+function positionalWords(props: ReturnType<typeof describeParameters>, positional: string[]): string[] {
+  return positional.flatMap((name) => {
+    const prop = props.find((candidate) => candidate.name === name);
+    if (!prop) return [];
+    const word = prop.array ? `<${name}>...` : `<${name}>`;
+    return [prop.required ? word : `[${word}]`];
+  });
 }
 
 /** One line per parameter with its description and default. */
