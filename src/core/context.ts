@@ -25,6 +25,8 @@ export interface CommandContext {
    * undefined when nothing was committed. Throwing leaves the action pending.
    */
   commit(changes: ChangeSet, request: CommitRequest): Promise<string | undefined>;
+  /** How this front end says the resolve commands in its messages (default: the PR comment syntax). */
+  resolveCommands?: string;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
 }

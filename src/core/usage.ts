@@ -42,7 +42,20 @@ export function parameterLines(tool: AnyToolDefinition): string[] {
   return describeParameters(tool.parameters).map((prop) => {
     const name = positional.includes(prop.name) ? `<${prop.name}>` : `--${kebab(prop.name)}`;
     const description = typeof prop.schema.description === "string" ? prop.schema.description : "";
-    const fallback = prop.schema.default !== undefined ? ` (default: ${JSON.stringify(prop.schema.default)})` : "";
+    const saysDefault = /\bdefault\b/i.test(description);
+    const fallback = prop.schema.default !== undefined && !saysDefault ? ` (default: ${JSON.stringify(prop.schema.default)})` : "";
     return `${name}${description ? ` — ${description}` : ""}${fallback}`;
   });
+}
+
+/**
+ * The usage paragraph and one list item per parameter, as markdown: a paragraph and a list,
+ * separated by a blank line so neither runs into the other when rendered.
+ */
+export function usageBlock(tool: AnyToolDefinition): string {
+  const lines = parameterLines(tool).map((line) => {
+    const split = line.indexOf(" — ");
+    return split < 0 ? `- \`${line}\`` : `- \`${line.slice(0, split)}\`${line.slice(split)}`;
+  });
+  return [`Usage: \`${usageLine(tool)}\``, ...(lines.length > 0 ? ["", ...lines] : [])].join("\n");
 }
