@@ -184,11 +184,13 @@ describe("commands and steering (spec §7)", () => {
     expect(bad.outcomes[0]!.message).toBe(
       [
         "`/append` was not run:",
+        "",
         "- Unknown option --nope.",
         "",
         "Usage: `/append <file> <text>`",
-        "  <file> — file to change",
-        "  <text>",
+        "",
+        "- `<file>` — file to change",
+        "- `<text>`",
       ].join("\n"),
     );
   });
