@@ -61,6 +61,8 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
 export function renderOutcome(outcome: CommandOutcome, links: Links, diffBudget = DIFF_BUDGET): string {
   const resolvedLinks = linksOf(links);
   if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, resolvedLinks, diffBudget).join("\n\n");
+  // /help and /pending were asked for: shown whole.
+  if (outcome.kind === "help" || outcome.kind === "pending") return text(outcome.message);
   const lines: string[] = [];
   const [status = "", ...rest] = outcome.message.split("\n");
   lines.push(text(status));
