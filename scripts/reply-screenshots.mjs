@@ -25,7 +25,7 @@ const steering = (stack) => (stack[0] ? `Pending: ${stack[0].label}. Resolve it 
 const reply = (outcomes, stack, skipped = []) => renderReply({ outcomes, skipped, stack, steering: steering(stack) }, links);
 
 const small = record(1, "AST Edit: 2 replacements in 2 files");
-const smallDiff = `diff --git a/src/log.ts b/src/log.ts\n--- a/src/log.ts\n+++ b/src/log.ts\n@@ -1,3 +1,3 @@\n export function run(x: number) {\n-  console.log("run", x);\n+  logger.debug("run", x);\n   return x;\n diff --git a/src/main.ts b/src/main.ts\n--- a/src/main.ts\n+++ b/src/main.ts\n@@ -1,3 +1,3 @@\n import { run } from "./log";\n \n-console.log(run(1));\n+logger.debug(run(1));\n`;
+const smallDiff = `diff --git a/src/log.ts b/src/log.ts\n--- a/src/log.ts\n+++ b/src/log.ts\n@@ -1,3 +1,3 @@\n export function run(x: number) {\n-  console.log("run", x);\n+  logger.debug("run", x);\n   return x;\ndiff --git a/src/main.ts b/src/main.ts\n--- a/src/main.ts\n+++ b/src/main.ts\n@@ -1,3 +1,3 @@\n import { run } from "./log";\n \n-console.log(run(1));\n+logger.debug(run(1));\n`;
 const big = record(2, "AST Edit: 60 replacements in 60 files");
 const bigFiles = Array.from({ length: 60 }, (_, i) => `- src/module${i}.ts: 1 replacement`).join("\n");
 const bigDiff = Array.from({ length: 60 }, (_, i) => `diff --git a/src/module${i}.ts b/src/module${i}.ts\n--- a/src/module${i}.ts\n+++ b/src/module${i}.ts\n@@ -3,1 +3,1 @@\n-  console.log("m${i}");\n+  logger.debug("m${i}");`).join("\n");

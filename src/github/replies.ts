@@ -11,8 +11,9 @@ import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown
 /** GitHub comments hold 65,536 characters; diffs beyond this budget are cut. */
 const DIFF_BUDGET = 40_000;
 const COMMENT_LIMIT = 65_000;
-/** Lists and diffs longer than this many lines are folded. */
+/** Lists longer than this many lines are folded; diffs get more room (they are what people review). */
 const FOLD_LINES = 12;
+const FOLD_DIFF_LINES = 40;
 
 export interface ReplyLinks {
   commitUrl(sha: string): string;
@@ -26,8 +27,8 @@ function linksOf(links: Links): ReplyLinks {
   return typeof links === "function" ? { commitUrl: links } : links;
 }
 
-function fold(summary: string, body: string, lines: number): string {
-  return lines > FOLD_LINES ? details(summary, body) : body;
+function fold(summary: string, body: string, lines: number, limit = FOLD_LINES): string {
+  return lines > limit ? details(summary, body) : body;
 }
 
 function changedFiles(diff: string): number {
@@ -52,7 +53,7 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
       const cut = truncate(diff, Math.max(2_000, diffBudget));
       const lines = cut.text.split("\n").length;
       const files = changedFiles(diff);
-      parts.push(fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines));
+      parts.push(fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES));
     }
   }
   return parts;
