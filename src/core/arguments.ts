@@ -59,7 +59,7 @@ export function splitWords(text: string): string[] {
     if (typeof entry === "string") return entry;
     if ("op" in entry && entry.op === "glob") return (entry as { pattern: string }).pattern;
     if ("op" in entry) return entry.op;
-    return `#${(entry as { comment: string }).comment}`;
+    return `#${entry.comment}`;
   });
 }
 
@@ -82,7 +82,8 @@ function convert(prop: Property, raw: string, errors: string[]): unknown {
 }
 
 export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">): Binding {
-  const props = describeParameters(tool.parameters);
+  const schema = tool.parameters as TSchema;
+  const props = describeParameters(schema);
   const byOption = new Map<string, Property>();
   for (const prop of props) {
     byOption.set(prop.name, prop);
@@ -134,16 +135,19 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
       const existing = params[prop.name];
       const list = Array.isArray(existing) && givenArrays.has(prop.name) ? existing : [];
       givenArrays.add(prop.name);
-      params[prop.name] = Array.isArray(converted) && prop.kind === "json" ? [...list, ...converted] : [...list, converted];
+      params[prop.name] =
+        Array.isArray(converted) && prop.kind === "json"
+          ? [...(list as unknown[]), ...(converted as unknown[])]
+          : [...(list as unknown[]), converted];
     } else params[prop.name] = converted;
   }
 
   bindPositionals(tool, props, positionals, params, givenArrays, errors);
   if (errors.length > 0) return { ok: false, errors };
 
-  const withDefaults = Value.Default(tool.parameters, params) as Record<string, unknown>;
-  const value = Value.Convert(tool.parameters, withDefaults) as Record<string, unknown>;
-  const schemaErrors = [...Value.Errors(tool.parameters, value)];
+  const withDefaults = Value.Default(schema, params) as Record<string, unknown>;
+  const value = Value.Convert(schema, withDefaults) as Record<string, unknown>;
+  const schemaErrors = [...Value.Errors(schema, value)];
   if (schemaErrors.length > 0) {
     // One error per parameter: the first is the most telling ("required" before "expected string").
     const seen = new Set<string>();
@@ -178,7 +182,10 @@ function bindPositionals(
     } else params[name] = convert(prop, positionals[next++]!, errors);
   }
   if (next < positionals.length) {
-    const extra = positionals.slice(next).map((word) => JSON.stringify(word)).join(", ");
+    const extra = positionals
+      .slice(next)
+      .map((word) => JSON.stringify(word))
+      .join(", ");
     errors.push(`Unexpected argument${positionals.length - next === 1 ? "" : "s"}: ${extra}.`);
   }
 }

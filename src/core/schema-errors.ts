@@ -11,7 +11,7 @@ function shown(value: unknown): string {
 
 function literals(schema: TSchema): unknown[] {
   const members = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : [];
-  return members.map((member) => member.const).filter((value) => value !== undefined);
+  return members.map((member) => member.const as unknown).filter((value) => value !== undefined);
 }
 
 /** What is wrong, without the parameter's name (the caller puts it in front). */

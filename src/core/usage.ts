@@ -8,14 +8,19 @@ export function commandName(toolName: string): string {
 }
 
 function placeholder(kind: string, schema: TSchema): string {
-  const values = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]).map((item) => item.const).filter((v) => v !== undefined) : [];
+  const values = Array.isArray(schema.anyOf)
+    ? (schema.anyOf as TSchema[])
+        .map((item) => item.const as unknown)
+        .filter((v) => v !== undefined)
+        .map(String)
+    : [];
   if (values.length > 0) return values.join("|");
   return kind === "number" ? "number" : kind === "json" ? "json" : "text";
 }
 
 /** One line: `/rename-symbol <from> <to> [--file <text>]`. */
 export function usageLine(tool: AnyToolDefinition): string {
-  const props = describeParameters(tool.parameters);
+  const props = describeParameters(tool.parameters as TSchema);
   const positional = tool.positionals ?? [];
   const parts = [commandName(tool.name), ...(tool.positionalUsage ? [tool.positionalUsage] : positionalWords(props, positional))];
   for (const prop of props) {
@@ -39,7 +44,7 @@ function positionalWords(props: ReturnType<typeof describeParameters>, positiona
 /** One line per parameter with its description and default. */
 export function parameterLines(tool: AnyToolDefinition): string[] {
   const positional = tool.positionals ?? [];
-  return describeParameters(tool.parameters).map((prop) => {
+  return describeParameters(tool.parameters as TSchema).map((prop) => {
     const name = positional.includes(prop.name) ? `<${prop.name}>` : `--${kebab(prop.name)}`;
     const description = typeof prop.schema.description === "string" ? prop.schema.description : "";
     const saysDefault = /\bdefault\b/i.test(description);

@@ -124,16 +124,14 @@ export class CheckRunStore implements PendingActionStore {
     const preview = "preview" in content ? content.preview : { summary: "", diff: "" };
     // Annotations point at lines of the commit the preview was made on; a carried run has none.
     const hunks = diffHunks(preview.diff);
-    const annotations = hunks
-      .slice(0, MAX_ANNOTATIONS)
-      .map((hunk) => ({
-        path: hunk.path,
-        start_line: Math.max(1, hunk.oldStart),
-        end_line: Math.max(1, hunk.oldStart + Math.max(1, hunk.oldLines) - 1),
-        annotation_level: "notice" as const,
-        title: annotationTitle(record),
-        message: annotationMessage(hunk.text),
-      }));
+    const annotations = hunks.slice(0, MAX_ANNOTATIONS).map((hunk) => ({
+      path: hunk.path,
+      start_line: Math.max(1, hunk.oldStart),
+      end_line: Math.max(1, hunk.oldStart + Math.max(1, hunk.oldLines) - 1),
+      annotation_level: "notice" as const,
+      title: annotationTitle(record),
+      message: annotationMessage(hunk.text),
+    }));
     const output = {
       title: limitTitle(record.label),
       summary: `${actionSummary(record, preview, content.note ?? "", hunks.length, MAX_ANNOTATIONS)}\n\n${encodeRecord(record)}`,
@@ -171,14 +169,19 @@ export class CheckRunStore implements PendingActionStore {
     const top = state.pending.at(-1);
     if (!top || top.record.id !== resolution.id) return null;
     const applied = resolution.action === "apply";
-    const summary = resolutionSummary(top.record, resolution, this.options.commitUrl);
+    const summary = resolutionSummary(top.record, resolution, (sha) => this.options.commitUrl(sha));
     await this.complete(top, applied ? "success" : "cancelled", applied ? "Applied" : "Discarded", summary);
     state.pending.pop();
     if (resolution.commit) await this.carryTo(resolution.commit, `${top.record.label} was applied`);
     return top.record;
   }
 
-  private async complete(entry: PendingEntry, conclusion: "success" | "cancelled" | "neutral", verb: string, summary: string): Promise<void> {
+  private async complete(
+    entry: PendingEntry,
+    conclusion: "success" | "cancelled" | "neutral",
+    verb: string,
+    summary: string,
+  ): Promise<void> {
     await this.octokit.rest.checks.update({
       owner: this.pr.owner,
       repo: this.pr.repo,
@@ -212,7 +215,9 @@ export class CheckRunStore implements PendingActionStore {
    */
   async resync(
     sha: string,
-    repreview: (record: PendingRecord) => Promise<{ record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string }>,
+    repreview: (
+      record: PendingRecord,
+    ) => Promise<{ record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string }>,
   ): Promise<void> {
     const from = await this.load();
     // The new head may already carry runs (a gate, earlier previews): read them once.

@@ -20,12 +20,14 @@ export function text(value: string): string {
 }
 
 function escapeProse(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    // A zero-width joiner after "@" keeps the text readable but stops the mention.
-    .replace(/@(?=[A-Za-z0-9_-])/g, "@\u2060");
+  return (
+    value
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      // A zero-width joiner after "@" keeps the text readable but stops the mention.
+      .replace(/@(?=[A-Za-z0-9_-])/g, "@\u2060")
+  );
 }
 
 /** A fenced code block whose fence is longer than any backtick run inside. */

@@ -53,7 +53,9 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
       const cut = truncate(diff, Math.max(2_000, diffBudget));
       const lines = cut.text.split("\n").length;
       const files = changedFiles(diff);
-      parts.push(fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES));
+      parts.push(
+        fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES),
+      );
     }
   }
   return parts;

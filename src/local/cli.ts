@@ -83,7 +83,12 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
         return 0;
       }
       case "tools":
-        output.out(registry.list().map((tool) => `${commandName(tool.name)} — ${plain(tool.description)}\n  ${usageLine(tool)}`).join("\n"));
+        output.out(
+          registry
+            .list()
+            .map((tool) => `${commandName(tool.name)} — ${plain(tool.description)}\n  ${usageLine(tool)}`)
+            .join("\n"),
+        );
         return 0;
       case "demo":
         return await runDemo(registry, output);

@@ -14,7 +14,7 @@ export async function git(cwd: string, args: string[], input?: string, env?: Nod
     }
     return await new Promise<string>((resolvePromise, reject) => {
       const child = execFile("git", args, options, (error, stdout, stderr) =>
-        error ? reject(Object.assign(error, { stderr })) : resolvePromise(stdout),
+        error ? reject(Object.assign(error as Error, { stderr })) : resolvePromise(stdout),
       );
       child.stdin!.end(input);
     });

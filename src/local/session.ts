@@ -47,7 +47,9 @@ export async function openLocalSession(options: LocalOptions): Promise<LocalSess
       } catch (error) {
         await written.restore();
         const cause = error instanceof UserError ? error.message : String(error);
-        throw new UserError(`${cause}\nNothing was committed; the work tree and the index are as they were, and the action is still pending.`);
+        throw new UserError(
+          `${cause}\nNothing was committed; the work tree and the index are as they were, and the action is still pending.`,
+        );
       }
     },
   };

@@ -24,7 +24,8 @@ async function confined(root: string, file: string): Promise<string> {
     }
   }
   try {
-    if ((await lstat(absolute)).isSymbolicLink()) throw new UserError(`${file} is a symbolic link; resolve-bot does not write through links.`);
+    if ((await lstat(absolute)).isSymbolicLink())
+      throw new UserError(`${file} is a symbolic link; resolve-bot does not write through links.`);
   } catch (error) {
     if (error instanceof UserError) throw error;
   }
@@ -54,7 +55,9 @@ export async function writeChangeSet(root: string, changes: ChangeSet): Promise<
     else if (change.kind === "delete") operations.push({ file: change.path });
     else operations.push({ file: change.path, content: change.content });
   }
-  const targets = await Promise.all(operations.map(async (operation) => ({ ...operation, absolute: await confined(root, operation.file) })));
+  const targets = await Promise.all(
+    operations.map(async (operation) => ({ ...operation, absolute: await confined(root, operation.file) })),
+  );
   const originals = new Map<string, Buffer | undefined>();
   for (const target of targets) originals.set(target.absolute, await readFile(target.absolute).catch(() => undefined));
   try {

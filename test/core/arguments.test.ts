@@ -51,7 +51,10 @@ describe("bindArguments", () => {
   });
 
   test("a yaml block works the same way", () => {
-    expect(bind("", { language: "yaml", text: "from: y\nlimit: 2\n" })).toEqual({ ok: true, params: { from: "y", limit: 2, paths: ["."] } });
+    expect(bind("", { language: "yaml", text: "from: y\nlimit: 2\n" })).toEqual({
+      ok: true,
+      params: { from: "y", limit: 2, paths: ["."] },
+    });
   });
 
   test("every error is listed: unknown option, missing value, wrong type, extra words, missing required", () => {
@@ -74,7 +77,10 @@ describe("bindArguments", () => {
       positionals: ["paths"],
     };
     const bindEdit = (args: string) => bindArguments(edit, { args });
-    expect(bindEdit("--pat x --paths src/log.ts src/main.ts")).toEqual({ ok: true, params: { pat: ["x"], paths: ["src/log.ts", "src/main.ts"] } });
+    expect(bindEdit("--pat x --paths src/log.ts src/main.ts")).toEqual({
+      ok: true,
+      params: { pat: ["x"], paths: ["src/log.ts", "src/main.ts"] },
+    });
     expect(bindEdit("--paths a --paths b c d")).toEqual({ ok: true, params: { paths: ["a", "b", "c", "d"] } });
     expect(bindEdit("--pat x a --paths b")).toEqual({ ok: true, params: { pat: ["x"], paths: ["b", "a"] } });
     // A block's list is replaced by the command line, never silently mixed with it.

@@ -6,6 +6,11 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+interface Manifest {
+  hook_attributes: { url: string };
+  default_permissions: Record<string, string>;
+}
+
 interface ManifestCreationClass {
   new (): { getManifest(options: { pkg: Record<string, unknown>; baseUrl: string }): string };
 }
@@ -18,11 +23,11 @@ test("the registered app sends its webhooks to the smee channel or to the public
   const saved = process.env.WEBHOOK_PROXY_URL;
   try {
     process.env.WEBHOOK_PROXY_URL = "https://smee.io/abc123";
-    const local = JSON.parse(creation.getManifest({ pkg: {}, baseUrl: "http://localhost:3000" })) as Record<string, any>;
+    const local = JSON.parse(creation.getManifest({ pkg: {}, baseUrl: "http://localhost:3000" })) as Manifest;
     expect(local.hook_attributes).toEqual({ url: "https://smee.io/abc123" });
     expect(local.default_permissions).toMatchObject({ checks: "write", contents: "write", issues: "write" });
     delete process.env.WEBHOOK_PROXY_URL;
-    const production = JSON.parse(creation.getManifest({ pkg: {}, baseUrl: "https://bot.example.org" })) as Record<string, any>;
+    const production = JSON.parse(creation.getManifest({ pkg: {}, baseUrl: "https://bot.example.org" })) as Manifest;
     expect(production.hook_attributes).toEqual({ url: "https://bot.example.org/" });
   } finally {
     if (saved === undefined) delete process.env.WEBHOOK_PROXY_URL;

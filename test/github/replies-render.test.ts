@@ -19,36 +19,61 @@ function record(seq: number, label: string): PendingRecord {
 }
 
 function diffOf(files: number, linesPerFile: number): string {
-  return Array.from({ length: files }, (_, file) =>
-    [`diff --git a/f${file}.ts b/f${file}.ts`, `--- a/f${file}.ts`, `+++ b/f${file}.ts`, `@@ -1,${linesPerFile} +1,${linesPerFile} @@`,
-      ...Array.from({ length: linesPerFile }, (_, line) => `-console.log(${line}); // \`\`\` ${HOSTILE}\n+log(${line});`)].join("\n"),
-  ).join("\n") + "\n";
+  return (
+    Array.from({ length: files }, (_, file) =>
+      [
+        `diff --git a/f${file}.ts b/f${file}.ts`,
+        `--- a/f${file}.ts`,
+        `+++ b/f${file}.ts`,
+        `@@ -1,${linesPerFile} +1,${linesPerFile} @@`,
+        ...Array.from({ length: linesPerFile }, (_, line) => `-console.log(${line}); // \`\`\` ${HOSTILE}\n+log(${line});`),
+      ].join("\n"),
+    ).join("\n") + "\n"
+  );
 }
 
 function reply(outcomes: CommandOutcome[], stack: PendingRecord[], skipped: string[] = []): string {
-  const result: CommentOutcome = { outcomes, skipped, stack, steering: stack[0] ? `Pending: ${stack[0].label}. Resolve it with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.` : undefined };
-  return renderReply(result, { commitUrl: (sha) => `https://github.com/o/r/commit/${sha}`, checkRunUrl: (r) => `https://github.com/o/r/runs/${r.seq}` });
+  const result: CommentOutcome = {
+    outcomes,
+    skipped,
+    stack,
+    steering: stack[0]
+      ? `Pending: ${stack[0].label}. Resolve it with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.`
+      : undefined,
+  };
+  return renderReply(result, {
+    commitUrl: (sha) => `https://github.com/o/r/commit/${sha}`,
+    checkRunUrl: (r) => `https://github.com/o/r/runs/${r.seq}`,
+  });
 }
 
-interface Rendered { tags: string[]; attributes: Array<[string, string, string]>; prose: string; html: string }
+interface Rendered {
+  tags: string[];
+  attributes: Array<[string, string, string]>;
+  prose: string;
+  html: string;
+}
 
 function render(markdown: string): Rendered {
   const html = marked.parse(`${markdown}\n\nEND-OF-REPLY`, { gfm: true, async: false });
   const rendered: Rendered = { tags: [], attributes: [], prose: "", html };
   let inCode = 0;
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      rendered.tags.push(name);
-      for (const [key, value] of Object.entries(attributes)) rendered.attributes.push([name, key, value]);
-      if (name === "code" || name === "pre") inCode++;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        rendered.tags.push(name);
+        for (const [key, value] of Object.entries(attributes)) rendered.attributes.push([name, key, value]);
+        if (name === "code" || name === "pre") inCode++;
+      },
+      onclosetag(name) {
+        if (name === "code" || name === "pre") inCode--;
+      },
+      ontext(value) {
+        if (inCode === 0) rendered.prose += value;
+      },
     },
-    onclosetag(name) {
-      if (name === "code" || name === "pre") inCode--;
-    },
-    ontext(value) {
-      if (inCode === 0) rendered.prose += value;
-    },
-  }, { decodeEntities: true });
+    { decodeEntities: true },
+  );
   parser.write(html);
   parser.end();
   return rendered;
@@ -74,7 +99,18 @@ describe("replies render safely and read status-first", () => {
   test("a preview: status line with the check-run link, files and long diff folded, the next command once", () => {
     const top = record(1, `AST Edit: 60 replacements in 60 files ${HOSTILE}`);
     const files = Array.from({ length: 60 }, (_, index) => `- f${index}.ts: 1 replacement`).join("\n");
-    const markdown = reply([{ command: "/ast-edit", kind: "preview", ok: true, message: `${top.label}\n${files}`, pushed: [{ record: top, diff: diffOf(60, 1) }] }], [top]);
+    const markdown = reply(
+      [
+        {
+          command: "/ast-edit",
+          kind: "preview",
+          ok: true,
+          message: `${top.label}\n${files}`,
+          pushed: [{ record: top, diff: diffOf(60, 1) }],
+        },
+      ],
+      [top],
+    );
     const firstLine = markdown.split("\n")[0]!;
     expect(firstLine).toContain("— pending #1, nothing written yet · [check run](https://github.com/o/r/runs/1)");
     expect(markdown.split("AST Edit: 60 replacements").length - 1).toBe(1); // the label, once
@@ -87,13 +123,40 @@ describe("replies render safely and read status-first", () => {
 
   test("a short diff is shown open; apply and discard say the commit and reason once", () => {
     const top = record(2, "AST Edit: 1 replacement in 1 file");
-    expectSafe(reply([{ command: "/ast-edit", kind: "preview", ok: true, message: top.label, pushed: [{ record: top, diff: diffOf(1, 1) }] }], [top]));
-    const applied = reply([{ command: "/resolve", kind: "resolve", ok: true, message: "Applied 1 replacement in 1 file.",
-      resolved: { record: top, action: "apply", reason: `ship it ${HOSTILE}`, rendered: "", commit: "b".repeat(40) } }], []);
-    expect(applied).toBe(`Applied 1 replacement in 1 file.\n\nCommit [bbbbbbb](https://github.com/o/r/commit/${"b".repeat(40)}) · Reason: ship it &lt;img src=x onerror=alert(1)&gt; @\u2060octocat &lt;script&gt;alert(2)&lt;/script&gt;`);
+    expectSafe(
+      reply(
+        [{ command: "/ast-edit", kind: "preview", ok: true, message: top.label, pushed: [{ record: top, diff: diffOf(1, 1) }] }],
+        [top],
+      ),
+    );
+    const applied = reply(
+      [
+        {
+          command: "/resolve",
+          kind: "resolve",
+          ok: true,
+          message: "Applied 1 replacement in 1 file.",
+          resolved: { record: top, action: "apply", reason: `ship it ${HOSTILE}`, rendered: "", commit: "b".repeat(40) },
+        },
+      ],
+      [],
+    );
+    expect(applied).toBe(
+      `Applied 1 replacement in 1 file.\n\nCommit [bbbbbbb](https://github.com/o/r/commit/${"b".repeat(40)}) · Reason: ship it &lt;img src=x onerror=alert(1)&gt; @\u2060octocat &lt;script&gt;alert(2)&lt;/script&gt;`,
+    );
     expectSafe(applied);
-    const discarded = reply([{ command: "/resolve", kind: "resolve", ok: true, message: "Discarded: AST Edit: 1 replacement in 1 file. Reason: no",
-      resolved: { record: top, action: "discard", reason: "no", rendered: "" } }], []);
+    const discarded = reply(
+      [
+        {
+          command: "/resolve",
+          kind: "resolve",
+          ok: true,
+          message: "Discarded: AST Edit: 1 replacement in 1 file. Reason: no",
+          resolved: { record: top, action: "discard", reason: "no", rendered: "" },
+        },
+      ],
+      [],
+    );
     expect(discarded).toBe("Discarded: AST Edit: 1 replacement in 1 file. Reason: no");
   });
 
@@ -101,7 +164,12 @@ describe("replies render safely and read status-first", () => {
     const top = record(3, "Move: 1 file (1 import updated)");
     const markdown = reply(
       [
-        { command: "/pending", kind: "pending", ok: true, message: `1 pending, newest first (the first is resolved next):\n1. ${top.label} (#3, \`/move\` by ${HOSTILE})` },
+        {
+          command: "/pending",
+          kind: "pending",
+          ok: true,
+          message: `1 pending, newest first (the first is resolved next):\n1. ${top.label} (#3, \`/move\` by ${HOSTILE})`,
+        },
         { command: "/ast-edit", kind: "error", ok: false, message: `\`/ast-edit\` was not run:\n\n- Unknown option --${HOSTILE}.` },
       ],
       [top],
@@ -109,7 +177,11 @@ describe("replies render safely and read status-first", () => {
     );
     expect(markdown.split("\n")[0]).toBe("✅ `/pending`");
     expect(markdown).toContain("Not run, because an earlier command failed: `/move a b`.");
-    expect(markdown.endsWith("---\nPending: Move: 1 file (1 import updated). Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.")).toBe(true);
+    expect(
+      markdown.endsWith(
+        "---\nPending: Move: 1 file (1 import updated). Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
+      ),
+    ).toBe(true);
     expectSafe(markdown);
   });
 
@@ -117,13 +189,23 @@ describe("replies render safely and read status-first", () => {
     const runtime = new Runtime(await createRegistry({}));
     const markdown = reply([{ command: "/help", kind: "help", ok: true, message: runtime.help() }], []);
     const rendered = expectSafe(markdown);
-    expect(rendered.html).toContain("<p>Examples:</p>\n<ul>\n<li><code>/ast-edit --pat &#39;console.log($$$A)&#39; --out &#39;logger.debug($$$A)&#39; src</code></li>");
-    expect(rendered.html).toContain("<p>Usage: <code>/rename-symbol &lt;from&gt; &lt;to&gt; [--file &lt;text&gt;]</code></p>\n<ul>\n<li><code>&lt;from&gt;</code>");
+    expect(rendered.html).toContain(
+      "<p>Examples:</p>\n<ul>\n<li><code>/ast-edit --pat &#39;console.log($$$A)&#39; --out &#39;logger.debug($$$A)&#39; src</code></li>",
+    );
+    expect(rendered.html).toContain(
+      "<p>Usage: <code>/rename-symbol &lt;from&gt; &lt;to&gt; [--file &lt;text&gt;]</code></p>\n<ul>\n<li><code>&lt;from&gt;</code>",
+    );
   });
 
   test("a reply cut near GitHub's limit closes its fence and its <details>", () => {
     const top = record(4, "AST Edit: 3000 replacements in 1 file");
-    const huge: CommandOutcome[] = Array.from({ length: 3 }, () => ({ command: "/ast-edit", kind: "preview", ok: true, message: top.label, pushed: [{ record: top, diff: diffOf(1, 3000) }] }));
+    const huge: CommandOutcome[] = Array.from({ length: 3 }, () => ({
+      command: "/ast-edit",
+      kind: "preview",
+      ok: true,
+      message: top.label,
+      pushed: [{ record: top, diff: diffOf(1, 3000) }],
+    }));
     const markdown = reply(huge, [top]);
     expect(markdown.length).toBeLessThanOrEqual(65_536);
     expect(markdown).toContain("not shown (the output is limited to");
