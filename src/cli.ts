@@ -1,9 +1,26 @@
 #!/usr/bin/env node
 /** The `resolve-bot` command. */
 import { main } from "./local/cli.js";
+import { styleFor } from "./local/terminal.js";
+
+/**
+ * Writes lines to a stream until its reader goes away (`resolve-bot preview … | head`): then the
+ * rest is dropped quietly, as Unix tools do, and the command still finishes and sets its exit code.
+ */
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(`${text}\n`);
+  };
+}
 
 const code = await main(process.argv.slice(2), {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
+  out: lineWriter(process.stdout),
+  err: lineWriter(process.stderr),
+  style: styleFor(process.stdout, process.env),
 });
 process.exitCode = code;

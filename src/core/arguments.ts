@@ -10,6 +10,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
 import type { AnyToolDefinition } from "./tool.js";
+import { describeSchemaError } from "./schema-errors.js";
 
 export type Binding = { ok: true; params: Record<string, unknown> } | { ok: false; errors: string[] };
 
@@ -58,7 +59,7 @@ export function splitWords(text: string): string[] {
     if (typeof entry === "string") return entry;
     if ("op" in entry && entry.op === "glob") return (entry as { pattern: string }).pattern;
     if ("op" in entry) return entry.op;
-    return `#${(entry as { comment: string }).comment}`;
+    return `#${entry.comment}`;
   });
 }
 
@@ -94,7 +95,8 @@ function convert(prop: Property, raw: string, errors: string[]): unknown {
 }
 
 export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">): Binding {
-  const props = describeParameters(tool.parameters);
+  const schema = tool.parameters as TSchema;
+  const props = describeParameters(schema);
   const byOption = new Map<string, Property>();
   for (const prop of props) {
     byOption.set(prop.name, prop);
@@ -148,23 +150,26 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
       const existing = params[prop.name];
       const list = Array.isArray(existing) && givenArrays.has(prop.name) ? existing : [];
       givenArrays.add(prop.name);
-      params[prop.name] = Array.isArray(converted) && prop.kind === "json" ? [...list, ...converted] : [...list, converted];
+      params[prop.name] =
+        Array.isArray(converted) && prop.kind === "json"
+          ? [...(list as unknown[]), ...(converted as unknown[])]
+          : [...(list as unknown[]), converted];
     } else params[prop.name] = converted;
   }
 
-  bindPositionals(tool, props, positionals, params, errors);
+  bindPositionals(tool, props, positionals, params, givenArrays, errors);
   if (errors.length > 0) return { ok: false, errors };
 
-  const withDefaults = Value.Default(tool.parameters, params) as Record<string, unknown>;
-  const value = Value.Convert(tool.parameters, withDefaults) as Record<string, unknown>;
-  const schemaErrors = [...Value.Errors(tool.parameters, value)];
+  const withDefaults = Value.Default(schema, params) as Record<string, unknown>;
+  const value = Value.Convert(schema, withDefaults) as Record<string, unknown>;
+  const schemaErrors = [...Value.Errors(schema, value)];
   if (schemaErrors.length > 0) {
     // One error per parameter: the first is the most telling ("required" before "expected string").
     const seen = new Set<string>();
     for (const error of schemaErrors) {
       if (seen.has(error.path)) continue;
       seen.add(error.path);
-      errors.push(`${describePath(error.path, tool)}: ${error.message.toLowerCase()}`);
+      errors.push(`${describePath(error.path, tool)} ${describeSchemaError(error)}`);
     }
     return { ok: false, errors };
   }
@@ -176,6 +181,7 @@ function bindPositionals(
   props: Property[],
   positionals: string[],
   params: Record<string, unknown>,
+  givenArrays: Set<string>,
   errors: string[],
 ): void {
   const names = tool.positionals ?? [];
@@ -184,12 +190,17 @@ function bindPositionals(
     const prop = props.find((candidate) => candidate.name === name);
     if (!prop || next >= positionals.length) break;
     if (prop.array && index === names.length - 1) {
-      params[name] = positionals.slice(next).map((word) => convert(prop, word, errors));
+      // `--paths a b` is one list of two: the words join what the option gave, never replace it.
+      const given = givenArrays.has(name) && Array.isArray(params[name]) ? (params[name] as unknown[]) : [];
+      params[name] = [...given, ...positionals.slice(next).map((word) => convert(prop, word, errors))];
       next = positionals.length;
     } else params[name] = convert(prop, positionals[next++]!, errors);
   }
   if (next < positionals.length) {
-    const extra = positionals.slice(next).map((word) => JSON.stringify(word)).join(", ");
+    const extra = positionals
+      .slice(next)
+      .map((word) => JSON.stringify(word))
+      .join(", ");
     errors.push(`Unexpected argument${positionals.length - next === 1 ? "" : "s"}: ${extra}.`);
   }
 }

@@ -61,10 +61,7 @@ export function parseCommands(body: string): SlashCommand[] {
 }
 
 /** A ```json / ```yaml block starting exactly on line `start`, and the index of its closing fence. */
-function readParameterBlock(
-  lines: string[],
-  start: number,
-): { block: NonNullable<SlashCommand["block"]>; end: number } | undefined {
+function readParameterBlock(lines: string[], start: number): { block: NonNullable<SlashCommand["block"]>; end: number } | undefined {
   const opening = FENCE.exec(lines[start] ?? "");
   if (!opening) return undefined;
   const info = opening[2]!.toLowerCase();

@@ -35,6 +35,8 @@ export interface CommandContext {
   commit(changes: ChangeSet, request: CommitRequest): Promise<string | undefined>;
   /** Bounds on work; DEFAULT_COMMAND_LIMITS when absent. */
   limits?: CommandLimits;
+  /** How this front end says the resolve commands in its messages (default: the PR comment syntax). */
+  resolveCommands?: string;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
 }

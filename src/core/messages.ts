@@ -20,19 +20,24 @@ export function renderResolution(action: "apply" | "discard", label: string, rea
   return `${renderResolvedLabel(action, label)}\nReason: ${reason}`;
 }
 
-/** The exact commands that resolve the top of the stack. */
+/** The exact commands that resolve the top of the stack, in a pull request comment. */
 export const RESOLVE_COMMANDS = "`/resolve apply <reason>` or `/resolve discard <reason>`";
+/** The same commands on the local command line. */
+export const LOCAL_RESOLVE_COMMANDS = '`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`';
 
-/** The line every reply ends with while something is pending (spec §7); undefined when empty. */
-export function steeringLine(stack: PendingRecord[]): string | undefined {
+/**
+ * The line every reply ends with while something is pending (spec §7); undefined when empty.
+ * `commands` is how the front end says the resolve commands.
+ */
+export function steeringLine(stack: PendingRecord[], commands = RESOLVE_COMMANDS): string | undefined {
   const top = stack[0];
   if (!top) return undefined;
   const more = stack.length > 1 ? ` (${stack.length} pending; the newest is resolved first)` : "";
-  return `Pending: ${top.label}${more}. Resolve it with ${RESOLVE_COMMANDS}.`;
+  return `Pending: ${top.label}${more}. Resolve it with ${commands}.`;
 }
 
-export function strictRefusal(top: PendingRecord): string {
-  return `This repository uses \`steering: strict\`: resolve the pending action first (${top.label}) with ${RESOLVE_COMMANDS}.`;
+export function strictRefusal(top: PendingRecord, commands = RESOLVE_COMMANDS): string {
+  return `This repository uses \`steering: strict\`: resolve the pending action first (${top.label}) with ${commands}.`;
 }
 
 export function tooManyCommands(count: number, max: number): string {

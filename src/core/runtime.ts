@@ -11,7 +11,7 @@ import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
 import { UserError } from "./result.js";
 import type { PendingRecord } from "./store.js";
-import { commandName, parameterLines, usageLine } from "./usage.js";
+import { commandName, usageBlock } from "./usage.js";
 
 export interface CommandOutcome {
   /** The command as typed, e.g. `/ast-edit`. */
@@ -59,7 +59,7 @@ export class Runtime {
       outcomes.push(await this.handleCommand(command, ctx));
     }
     const stack = commands.length > 0 ? await ctx.store.list() : [];
-    return { outcomes, skipped, stack, steering: steeringLine(stack) };
+    return { outcomes, skipped, stack, steering: steeringLine(stack, ctx.resolveCommands) };
   }
 
   async handleCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {
@@ -111,12 +111,11 @@ export class Runtime {
     const binding = bindArguments(tool, command);
     if (!binding.ok) {
       const errors = binding.errors.map((error) => `- ${error}`).join("\n");
-      const usage = [`Usage: \`${usageLine(tool)}\``, ...parameterLines(tool).map((line) => `  ${line}`)].join("\n");
-      return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n${errors}\n\n${usage}` };
+      return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n\n${errors}\n\n${usageBlock(tool)}` };
     }
     if (ctx.steering === "strict") {
       const top = await ctx.store.peek();
-      if (top) return { command: typed, kind: "error", ok: false, message: strictRefusal(top) };
+      if (top) return { command: typed, kind: "error", ok: false, message: strictRefusal(top, ctx.resolveCommands) };
     }
     const { maxPending } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
     const stack = await ctx.store.list();
@@ -125,23 +124,25 @@ export class Runtime {
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }
 
-  /** /help: the preview tools with their usage, and resolve explained on its own (spec §3). */
+  /**
+   * /help: the preview tools with their usage, and resolve explained on its own (spec §3).
+   * Paragraphs, lists and examples are separated by blank lines, so markdown keeps them apart.
+   */
   help(ctx?: CommandContext): string {
     const tools = ctx ? this.enabledTools(ctx) : this.registry.list();
     const sections = tools.map((tool) => {
-      const lines = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, `Usage: \`${usageLine(tool)}\``];
-      lines.push(...parameterLines(tool).map((line) => `- ${line}`));
-      for (const example of tool.examples ?? []) lines.push(`Example: \`${example}\``);
-      return lines.join("\n");
+      const parts = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, usageBlock(tool)];
+      const examples = tool.examples ?? [];
+      if (examples.length > 0) parts.push(`Example${examples.length === 1 ? "" : "s"}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
+      return parts.join("\n\n");
     });
+    const commands = ctx?.resolveCommands ?? RESOLVE_COMMANDS;
     return [
-      "Preview tools compute a change without writing anything and push it onto this pull request's pending stack:",
-      "",
-      sections.join("\n\n"),
-      "",
-      `Resolving: ${RESOLVE_COMMANDS} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
+      "Preview tools compute a change without writing anything and push it onto the pending stack:",
+      ...sections,
+      `Resolving: ${commands} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
       "`/pending` lists the stack, newest first. `/help` shows this.",
-    ].join("\n");
+    ].join("\n\n");
   }
 }
 

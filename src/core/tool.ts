@@ -71,6 +71,11 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
    * array and takes the rest. Example: ["from", "to"] lets `/rename-symbol old new` work.
    */
   positionals?: string[];
+  /**
+   * How the positional words read in usage lines, when the schema alone cannot say it: a list of
+   * pairs is `<from> <to> [<from> <to>…]`, not `<paths>...`. Generated from the schema when absent.
+   */
+  positionalUsage?: string;
   /** Example command lines shown in /help. */
   examples?: string[];
   /**

@@ -4,16 +4,28 @@
  * branch protection can require. One list call reads the whole stack.
  */
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
-import { RESOLVE_COMMANDS } from "../core/messages.js";
 import { diffHunks } from "../workspace/diff.js";
-import { codeBlock, text, truncate } from "./markdown.js";
+import {
+  interruptedApplySummary,
+  actionSummary,
+  annotationMessage,
+  annotationTitle,
+  carriedNote,
+  closedSummary,
+  completedTitle,
+  diffText,
+  gateOutput,
+  limitTitle,
+  movedSummary,
+  resolutionSummary,
+  supersededSummary,
+} from "./check-run-output.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
 export const GATE_CHECK_NAME = "resolve-bot";
 export const ACTION_CHECK_PREFIX = "resolve-bot: ";
-/** GitHub's limit on output.summary and output.text. */
-export const OUTPUT_LIMIT = 65_535;
+export { OUTPUT_LIMIT } from "./check-run-output.js";
 /**
  * GitHub takes 50 annotations per request; more would cost one more write per 50 hunks. The first
  * 50 hunks are annotated and the text holds the whole diff, so a preview's cost stays flat.
@@ -54,14 +66,6 @@ export interface CheckRunStoreOptions {
   gateCheck: boolean;
   /** Link target for a commit, e.g. `https://github.com/o/r/commit/<sha>`. */
   commitUrl(sha: string): string;
-}
-
-function short(sha: string): string {
-  return sha.slice(0, 7);
-}
-
-function limitTitle(value: string): string {
-  return value.length <= 255 ? value : `${value.slice(0, 254)}…`;
 }
 
 export class CheckRunStore implements PendingActionStore {
@@ -124,8 +128,7 @@ export class CheckRunStore implements PendingActionStore {
     const from = await this.load(parent);
     const top = from.pending.at(-1);
     if (top?.record.id === applied) {
-      const link = `[${short(state.sha)}](${this.options.commitUrl(state.sha)})`;
-      await this.complete(top, "success", "Applied", `Applied in ${link}; recorded after an interrupted apply.`);
+      await this.complete(top, "success", "Applied", interruptedApplySummary(state.sha, (sha) => this.options.commitUrl(sha)));
       from.pending.pop();
     }
     state.maxSeq = Math.max(state.maxSeq, from.maxSeq);
@@ -146,20 +149,18 @@ export class CheckRunStore implements PendingActionStore {
     const preview = "preview" in content ? content.preview : { summary: "", diff: "" };
     // Annotations point at lines of the commit the preview was made on; a carried run has none.
     const hunks = diffHunks(preview.diff);
-    const annotations = hunks
-      .slice(0, MAX_ANNOTATIONS)
-      .map((hunk) => ({
-        path: hunk.path,
-        start_line: Math.max(1, hunk.oldStart),
-        end_line: Math.max(1, hunk.oldStart + Math.max(1, hunk.oldLines) - 1),
-        annotation_level: "notice" as const,
-        title: limitTitle(`resolve-bot: ${record.label}`),
-        message: truncate(hunk.text, 60_000).text,
-      }));
+    const annotations = hunks.slice(0, MAX_ANNOTATIONS).map((hunk) => ({
+      path: hunk.path,
+      start_line: Math.max(1, hunk.oldStart),
+      end_line: Math.max(1, hunk.oldStart + Math.max(1, hunk.oldLines) - 1),
+      annotation_level: "notice" as const,
+      title: annotationTitle(record),
+      message: annotationMessage(hunk.text),
+    }));
     const output = {
       title: limitTitle(record.label),
-      summary: this.actionSummary(record, preview, content.note ?? "", hunks.length),
-      text: "carriedText" in content ? content.carriedText : this.diffText(preview.diff),
+      summary: `${actionSummary(record, preview, content.note ?? "", hunks.length, MAX_ANNOTATIONS)}\n\n${encodeRecord(record)}`,
+      text: "carriedText" in content ? content.carriedText : diffText(preview.diff),
     };
     const { data } = await this.octokit.rest.checks.create({
       owner: this.pr.owner,
@@ -174,23 +175,6 @@ export class CheckRunStore implements PendingActionStore {
     state.names.add(name);
     state.maxSeq = Math.max(state.maxSeq, record.seq);
     state.pending.push({ runId: data.id, record, text: output.text });
-  }
-
-  private actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string, hunks: number): string {
-    const parts = [
-      note,
-      `**${text(record.label)}** — previewed on ${short(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
-      preview.summary ? truncate(text(preview.summary), 8_000).text : "",
-      hunks > MAX_ANNOTATIONS ? `The first ${MAX_ANNOTATIONS} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
-      `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
-    ].filter(Boolean);
-    return `${parts.join("\n\n")}\n\n${encodeRecord(record)}`;
-  }
-
-  private diffText(diff: string): string {
-    if (!diff) return "This action declares no file changes.";
-    const fenceRoom = 40;
-    return codeBlock(truncate(diff, OUTPUT_LIMIT - fenceRoom).text, "diff");
   }
 
   async peek(): Promise<PendingRecord | null> {
@@ -210,18 +194,19 @@ export class CheckRunStore implements PendingActionStore {
     const top = state.pending.at(-1);
     if (!top || top.record.id !== resolution.id) return null;
     const applied = resolution.action === "apply";
-    const outcome = applied
-      ? resolution.commit
-        ? `Applied in [${short(resolution.commit)}](${this.options.commitUrl(resolution.commit)}) by ${text(resolution.actor)}.`
-        : `Applied by ${text(resolution.actor)}.`
-      : `Discarded by ${text(resolution.actor)}.`;
-    await this.complete(top, applied ? "success" : "cancelled", applied ? "Applied" : "Discarded", `${outcome}\n\nReason: ${text(resolution.reason)}`);
+    const summary = resolutionSummary(top.record, resolution, (sha) => this.options.commitUrl(sha));
+    await this.complete(top, applied ? "success" : "cancelled", applied ? "Applied" : "Discarded", summary);
     state.pending.pop();
     if (resolution.commit) await this.carryTo(resolution.commit, `${top.record.label} was applied`);
     return top.record;
   }
 
-  private async complete(entry: PendingEntry, conclusion: "success" | "cancelled" | "neutral", verb: string, summary: string): Promise<void> {
+  private async complete(
+    entry: PendingEntry,
+    conclusion: "success" | "cancelled" | "neutral",
+    verb: string,
+    summary: string,
+  ): Promise<void> {
     await this.octokit.rest.checks.update({
       owner: this.pr.owner,
       repo: this.pr.repo,
@@ -229,7 +214,7 @@ export class CheckRunStore implements PendingActionStore {
       status: "completed",
       conclusion,
       completed_at: new Date().toISOString(),
-      output: { title: limitTitle(`${verb}: ${entry.record.label}`), summary: `${summary}\n\n${encodeRecord(entry.record)}` },
+      output: { title: completedTitle(verb, entry.record), summary: `${summary}\n\n${encodeRecord(entry.record)}` },
     });
   }
 
@@ -248,8 +233,8 @@ export class CheckRunStore implements PendingActionStore {
   /** Re-creates every pending action of `from` on `target` unchanged and closes the old runs. */
   private async moveEntries(from: HeadState, target: HeadState, why: string): Promise<void> {
     for (const entry of from.pending) {
-      await this.createRun(target, entry.record, { carriedText: entry.text, note: `Carried over from ${short(from.sha)} after ${text(why)}.` });
-      await this.complete(entry, "neutral", "Moved", `Moved to ${short(target.sha)} after ${text(why)}; it is still pending there.`);
+      await this.createRun(target, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, why) });
+      await this.complete(entry, "neutral", "Moved", movedSummary(target.sha, why));
     }
   }
 
@@ -260,7 +245,9 @@ export class CheckRunStore implements PendingActionStore {
    */
   async resync(
     sha: string,
-    repreview: (record: PendingRecord) => Promise<{ record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string }>,
+    repreview: (
+      record: PendingRecord,
+    ) => Promise<{ record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string }>,
   ): Promise<void> {
     const from = await this.load();
     // The new head may already carry runs (a gate, earlier previews): read them once.
@@ -271,15 +258,15 @@ export class CheckRunStore implements PendingActionStore {
       const moved = target.pending.some((candidate) => candidate.record.id === entry.record.id);
       const next = moved ? undefined : await repreview(entry.record);
       if (!next) {
-        await this.complete(entry, "neutral", "Superseded", `Superseded by ${short(sha)}: previewed again there.`);
+        await this.complete(entry, "neutral", "Superseded", supersededSummary(sha));
         continue;
       }
       if ("closed" in next) {
-        await this.complete(entry, "neutral", "Closed", `Closed on ${short(sha)}: ${text(next.closed)}.`);
+        await this.complete(entry, "neutral", "Closed", closedSummary(sha, next.closed));
         continue;
       }
       await this.createRun(target, next.record, { preview: next.preview, note: next.note });
-      await this.complete(entry, "neutral", "Superseded", `Superseded by ${short(sha)}: previewed again there.`);
+      await this.complete(entry, "neutral", "Superseded", supersededSummary(sha));
     }
     this.pr.headSha = sha;
     this.state = target;
@@ -294,18 +281,7 @@ export class CheckRunStore implements PendingActionStore {
     const state = await this.load();
     const top = state.pending.at(-1)?.record;
     const stack = state.pending.map((entry) => entry.record).reverse();
-    const desired = top
-      ? {
-          conclusion: "action_required" as const,
-          title: limitTitle(`Pending: ${top.label}`),
-          summary: [
-            `${stack.length} pending edit${stack.length === 1 ? "" : "s"} on this pull request, newest first:`,
-            ...stack.map((record, index) => `${index + 1}. ${text(record.label)}`),
-            "",
-            `The buttons act on the newest (${text(top.label)}). In a comment: ${RESOLVE_COMMANDS}.`,
-          ].join("\n"),
-        }
-      : { conclusion: "success" as const, title: "No pending edits", summary: "Nothing is pending on this pull request." };
+    const desired = gateOutput(stack);
     const gate = state.gate;
     if (gate && gate.conclusion === desired.conclusion && gate.title === desired.title && gate.summary === desired.summary) return;
     const body = {

@@ -20,12 +20,14 @@ export function text(value: string): string {
 }
 
 function escapeProse(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    // A zero-width joiner after "@" keeps the text readable but stops the mention.
-    .replace(/@(?=[A-Za-z0-9_-])/g, "@\u2060");
+  return (
+    value
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      // A zero-width joiner after "@" keeps the text readable but stops the mention.
+      .replace(/@(?=[A-Za-z0-9_-])/g, "@\u2060")
+  );
 }
 
 /** A fenced code block whose fence is longer than any backtick run inside. */
@@ -55,4 +57,34 @@ export function truncate(value: string, limit: number, what = "lines"): { text: 
   if (cut <= 0) cut = budget;
   const omitted = value.slice(cut).split("\n").length - 1;
   return { text: `${value.slice(0, cut)}${note(omitted)}`, truncated: true };
+}
+
+/** A folded section: `summary` is shown, `body` (markdown) opens on click. */
+export function details(summary: string, body: string): string {
+  return `<details><summary>${text(summary)}</summary>\n\n${body}\n\n</details>`;
+}
+
+/**
+ * `truncate` for markdown: a cut inside a code fence or a `<details>` closes them after the cut,
+ * so what follows (the note, the steering line) is not swallowed into the block.
+ */
+export function truncateMarkdown(value: string, limit: number, what = "lines"): { text: string; truncated: boolean } {
+  const closingRoom = 200;
+  const cut = truncate(value, limit - closingRoom, what);
+  if (!cut.truncated) return cut;
+  const lines = cut.text.split("\n");
+  const note = lines.splice(lines.length - 2, 2).join("\n"); // the note and the final newline
+  let fence: string | undefined;
+  let openDetails = 0;
+  for (const line of lines) {
+    const marker = /^\s{0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (fence !== undefined) {
+      if (marker && marker[1]![0] === fence[0] && marker[1]!.length >= fence.length && marker[2]!.trim() === "") fence = undefined;
+      continue;
+    }
+    if (marker) fence = marker[1]!;
+    else openDetails += (line.match(/<details>/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length;
+  }
+  const closers = [...(fence ? [fence] : []), ...Array.from({ length: Math.max(0, openDetails) }, () => "\n</details>")];
+  return { text: [...lines, ...closers, note].join("\n"), truncated: true };
 }

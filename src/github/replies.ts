@@ -1,37 +1,105 @@
-/** The comment the bot posts after running a comment's commands. */
+/**
+ * The comment the bot posts after running a comment's commands. Each command's part opens with a
+ * status line (what happened, once), then the details: long lists and diffs folded in `<details>`,
+ * a link to the action's check run (which holds the full diff), and the next command once at the end.
+ */
 import type { CommentOutcome, CommandOutcome } from "../core/runtime.js";
-import { codeBlock, text, truncate } from "./markdown.js";
+import type { PendingRecord } from "../core/store.js";
+import { RESOLVE_COMMANDS } from "../core/messages.js";
+import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
 
 /** GitHub comments hold 65,536 characters; diffs beyond this budget are cut. */
 const DIFF_BUDGET = 40_000;
 const COMMENT_LIMIT = 65_000;
+/** Lists longer than this many lines are folded; diffs get more room (they are what people review). */
+const FOLD_LINES = 12;
+const FOLD_DIFF_LINES = 40;
 
-export function renderOutcome(outcome: CommandOutcome, commitUrl: (sha: string) => string, diffBudget = DIFF_BUDGET): string {
+export interface ReplyLinks {
+  commitUrl(sha: string): string;
+  /** The check run that holds a pending action (its full diff and annotations), when known. */
+  checkRunUrl?(record: PendingRecord): string | undefined;
+}
+
+type Links = ReplyLinks | ((sha: string) => string);
+
+function linksOf(links: Links): ReplyLinks {
+  return typeof links === "function" ? { commitUrl: links } : links;
+}
+
+function fold(summary: string, body: string, lines: number, limit = FOLD_LINES): string {
+  return lines > limit ? details(summary, body) : body;
+}
+
+function changedFiles(diff: string): number {
+  return diff.split("\n").filter((line) => line.startsWith("diff --git ")).length;
+}
+
+function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: number): string[] {
+  const parts: string[] = [];
+  const message = outcome.message.split("\n");
+  // The tool's first line usually is the label, which the status line already says.
+  const rest = (outcome.pushed ?? []).some(({ record }) => record.label === message[0]) ? message.slice(1) : message;
+  const said = rest.join("\n").trim();
+  for (const [index, { record, diff }] of (outcome.pushed ?? []).entries()) {
+    const url = links.checkRunUrl?.(record);
+    const run = url ? ` · [check run](${url})` : "";
+    parts.push(`**${text(record.label)}** — pending #${record.seq}, nothing written yet${run}`);
+    if (index === 0 && said) {
+      const count = said.split("\n").length;
+      parts.push(fold(`Details (${count} lines)`, text(said), count));
+    }
+    if (diff) {
+      const cut = truncate(diff, Math.max(2_000, diffBudget));
+      const lines = cut.text.split("\n").length;
+      const files = changedFiles(diff);
+      parts.push(
+        fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES),
+      );
+    }
+  }
+  return parts;
+}
+
+export function renderOutcome(outcome: CommandOutcome, links: Links, diffBudget = DIFF_BUDGET): string {
+  const resolvedLinks = linksOf(links);
+  if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, resolvedLinks, diffBudget).join("\n\n");
+  // /help and /pending were asked for: shown whole.
+  if (outcome.kind === "help" || outcome.kind === "pending") return text(outcome.message);
   const lines: string[] = [];
-  if (outcome.message) lines.push(text(outcome.message));
-  for (const { record, diff } of outcome.pushed ?? []) {
-    lines.push(`**Pending #${record.seq}: ${text(record.label)}**`);
-    if (diff) lines.push(codeBlock(truncate(diff, Math.max(2_000, diffBudget)).text, "diff"));
+  const [status = "", ...rest] = outcome.message.split("\n");
+  lines.push(text(status));
+  if (rest.join("").trim() !== "") {
+    const body = rest.join("\n").trim();
+    const count = body.split("\n").length;
+    lines.push(fold(`Details (${count} lines)`, text(body), count));
   }
   const resolved = outcome.resolved;
   if (resolved) {
-    lines.push(text(resolved.rendered));
-    if (resolved.commit) lines.push(`Commit: [${resolved.commit.slice(0, 7)}](${commitUrl(resolved.commit)})`);
+    const facts: string[] = [];
+    if (resolved.commit) facts.push(`Commit [${resolved.commit.slice(0, 7)}](${resolvedLinks.commitUrl(resolved.commit)})`);
+    if (!outcome.message.includes(resolved.reason)) facts.push(`Reason: ${text(resolved.reason)}`);
+    if (facts.length > 0) lines.push(facts.join(" · "));
   }
   return lines.join("\n\n");
 }
 
-export function renderReply(result: CommentOutcome, commitUrl: (sha: string) => string): string {
+export function renderReply(result: CommentOutcome, links: Links): string {
   const several = result.outcomes.length + result.skipped.length > 1;
   const budget = DIFF_BUDGET / Math.max(1, result.outcomes.length);
   const sections = result.outcomes.map((outcome) => {
-    const body = renderOutcome(outcome, commitUrl, budget);
-    return several ? `**${outcome.command}** ${outcome.ok ? "✅" : "❌"}\n\n${body}` : body;
+    const body = renderOutcome(outcome, links, budget);
+    return several ? `${outcome.ok ? "✅" : "❌"} \`${outcome.command}\`\n\n${body}` : body;
   });
   if (result.skipped.length > 0) {
     sections.push(`Not run, because an earlier command failed: ${result.skipped.map((command) => `\`${command}\``).join(", ")}.`);
   }
-  return withSteering(truncate(sections.join("\n\n"), COMMENT_LIMIT, "lines of this reply").text, result.steering);
+  // The top was pushed by this very reply: its label is already in the status line, so the end
+  // says only the next command (spec §7's label and commands, each once).
+  const top = result.stack[0];
+  const pushedHere = top !== undefined && result.outcomes.some((outcome) => outcome.pushed?.some(({ record }) => record.id === top.id));
+  const steering = pushedHere && result.stack.length === 1 ? `Next: ${RESOLVE_COMMANDS}.` : result.steering;
+  return withSteering(truncateMarkdown(sections.join("\n\n"), COMMENT_LIMIT, "lines of this reply").text, steering);
 }
 
 /** Ends a rendered reply with the steering line while something is pending (spec §7). */

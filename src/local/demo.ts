@@ -10,6 +10,7 @@ import type { ToolRegistry } from "../core/registry.js";
 import { git } from "./git.js";
 import type { Output } from "./cli.js";
 import { openLocalSession } from "./session.js";
+import { colourDiff, plain } from "./terminal.js";
 
 const SAMPLE: Record<string, string> = {
   "src/math.ts": `export function add(a: number, b: number): number {\n  console.log("add", a, b);\n  return a + b;\n}\n`,
@@ -43,15 +44,15 @@ export async function runDemo(registry: ToolRegistry, output: Output): Promise<n
     const result = await runtime.handleComment(step, session.context);
     output.out(`$ ${step}`);
     for (const outcome of result.outcomes) {
-      output.out(outcome.message);
-      for (const { diff } of outcome.pushed ?? []) if (diff) output.out(diff.trimEnd());
+      output.out(plain(outcome.message, output.style));
+      for (const { diff } of outcome.pushed ?? []) if (diff) output.out(colourDiff(diff.trimEnd(), output.style));
       if (!outcome.ok) return 1;
     }
     output.out("");
   }
   const session = await openLocalSession({ cwd: dir });
   output.out(`$ git log --oneline\n${(await git(dir, ["log", "--format=%h %s"])).trimEnd()}`);
-  output.out(`\n${renderStack(await session.store.list())}`);
+  output.out(`\n${plain(renderStack(await session.store.list()), output.style)}`);
   output.out(`\nTry it yourself: node dist/src/cli.js preview --cwd ${dir} -- "/rename-symbol add sum"`);
   return 0;
 }

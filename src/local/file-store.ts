@@ -35,7 +35,7 @@ export class FileStore implements PendingActionStore {
       return JSON.parse(await readFile(this.file, "utf8")) as StackFile;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return structuredClone(EMPTY);
-      throw new Error(`The pending stack in ${this.file} cannot be read: ${(error as Error).message}`);
+      throw new Error(`The pending stack in ${this.file} cannot be read: ${(error as Error).message}`, { cause: error });
     }
   }
 

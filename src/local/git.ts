@@ -5,20 +5,26 @@ import { UserError } from "../core/result.js";
 
 const run = promisify(execFile);
 
-export async function git(cwd: string, args: string[], input?: string): Promise<string> {
+export async function git(cwd: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const options = { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" as const, ...(env ? { env: { ...process.env, ...env } } : {}) };
   try {
     if (input === undefined) {
-      const { stdout } = await run("git", args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" });
+      const { stdout } = await run("git", args, options);
       return stdout;
     }
     return await new Promise<string>((resolvePromise, reject) => {
-      const child = execFile("git", args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout) =>
-        error ? reject(error) : resolvePromise(stdout),
+      const child = execFile("git", args, options, (error, stdout, stderr) =>
+        error ? reject(Object.assign(error as Error, { stderr })) : resolvePromise(stdout),
       );
       child.stdin!.end(input);
     });
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
+    const stderr = (error as { stderr?: string }).stderr?.trim() ?? "";
+    if (/Please tell me who you are|Author identity unknown|no email was given/.test(stderr)) {
+      throw new UserError(
+        `git has no author identity in ${cwd}: set one with \`git config user.name "Your Name"\` and \`git config user.email "you@example.com"\`, or apply with --no-commit.`,
+      );
+    }
     throw new UserError(`git ${args[0]} failed in ${cwd}: ${stderr || (error as Error).message}`);
   }
 }

@@ -4,6 +4,8 @@ import path from "node:path";
 import { realpath } from "node:fs/promises";
 import { commitMessage } from "../core/commit-message.js";
 import { once, type CommandContext, type Steering } from "../core/context.js";
+import { LOCAL_RESOLVE_COMMANDS } from "../core/messages.js";
+import { UserError } from "../core/result.js";
 import { DirectoryWorkspace } from "./directory-workspace.js";
 import { FileStore } from "./file-store.js";
 import { findCheckout, git, headSha } from "./git.js";
@@ -36,15 +38,24 @@ export async function openLocalSession(options: LocalOptions): Promise<LocalSess
     actor: await localActor(root),
     steering: options.steering ?? "stack",
     workspace: once(async () => {
-      const checkout = new DirectoryWorkspace(root, await headSha(root));
+      const files = new DirectoryWorkspace(root, await headSha(root));
       // Locally the checkout is the user's own: its configuration (/ast-fix's rules) is trusted as it is.
-      checkout.defaultBranch = async () => checkout;
-      return checkout;
+      files.defaultBranch = async () => files;
+      return files;
     }),
+    resolveCommands: LOCAL_RESOLVE_COMMANDS,
     async commit(changes, request) {
-      const paths = await writeChangeSet(root, changes);
-      if (paths.length === 0 || options.noCommit) return undefined;
-      return commitPaths(root, paths, commitMessage({ record: request.record, reason: request.reason }));
+      const written = await writeChangeSet(root, changes);
+      if (written.paths.length === 0 || options.noCommit) return undefined;
+      try {
+        return await commitPaths(root, checkout.gitDir, written.paths, commitMessage({ record: request.record, reason: request.reason }));
+      } catch (error) {
+        await written.restore();
+        const cause = error instanceof UserError ? error.message : String(error);
+        throw new UserError(
+          `${cause}\nNothing was committed; the work tree and the index are as they were, and the action is still pending.`,
+        );
+      }
     },
   };
   return { context, store, root };

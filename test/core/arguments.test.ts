@@ -51,7 +51,10 @@ describe("bindArguments", () => {
   });
 
   test("a yaml block works the same way", () => {
-    expect(bind("", { language: "yaml", text: "from: y\nlimit: 2\n" })).toEqual({ ok: true, params: { from: "y", limit: 2, paths: ["."] } });
+    expect(bind("", { language: "yaml", text: "from: y\nlimit: 2\n" })).toEqual({
+      ok: true,
+      params: { from: "y", limit: 2, paths: ["."] },
+    });
   });
 
   test("every error is listed: unknown option, missing value, wrong type, extra words, missing required", () => {
@@ -60,10 +63,42 @@ describe("bindArguments", () => {
     const wrong = bind("--limit 0 --mode medium");
     expect(wrong.ok).toBe(false);
     expect(!wrong.ok && wrong.errors).toEqual([
-      "<from>: expected required property",
-      "--limit: expected integer to be greater or equal to 1",
-      "--mode: expected union value",
+      "<from> is required",
+      "--limit must be at least 1 (got 0)",
+      '--mode must be one of fast, slow (got "medium")',
     ]);
+  });
+
+  test("`--paths a b` is one list of two when the list also takes the positional words", () => {
+    const edit: AnyToolDefinition = {
+      ...tool,
+      name: "edit",
+      parameters: Type.Object({ pat: Type.Optional(Type.Array(Type.String())), paths: Type.Array(Type.String(), { default: ["."] }) }),
+      positionals: ["paths"],
+    };
+    const bindEdit = (args: string) => bindArguments(edit, { args });
+    expect(bindEdit("--pat x --paths src/log.ts src/main.ts")).toEqual({
+      ok: true,
+      params: { pat: ["x"], paths: ["src/log.ts", "src/main.ts"] },
+    });
+    expect(bindEdit("--paths a --paths b c d")).toEqual({ ok: true, params: { paths: ["a", "b", "c", "d"] } });
+    expect(bindEdit("--pat x a --paths b")).toEqual({ ok: true, params: { pat: ["x"], paths: ["b", "a"] } });
+    // A block's list is replaced by the command line, never silently mixed with it.
+    expect(bindArguments(edit, { args: "c", block: { language: "json", text: '{"paths": ["blocked"]}' } })).toEqual({
+      ok: true,
+      params: { paths: ["c"] },
+    });
+  });
+
+  test("too few list values are said in words, with how many were given", () => {
+    const pairs: AnyToolDefinition = {
+      ...tool,
+      parameters: Type.Object({ paths: Type.Array(Type.String(), { minItems: 2 }) }),
+      positionals: ["paths"],
+      positionalUsage: "<from> <to> [<from> <to>…]",
+    };
+    expect(bindArguments(pairs, { args: "only-one" })).toEqual({ ok: false, errors: ["<paths> needs at least 2 values (got 1)"] });
+    expect(usageLine(pairs)).toBe("/demo-tool <from> <to> [<from> <to>…]");
   });
 
   test("a broken block is reported, not thrown", () => {

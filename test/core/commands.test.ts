@@ -19,7 +19,16 @@ describe("parseCommands", () => {
   });
 
   test("a json or yaml block right after the command belongs to it", () => {
-    const body = ['/ast-edit', '```json', '{"ops": [{"pat": "a", "out": "b"}]}', '```', "/rename-symbol a b", "```yaml", "file: x.ts", "```"].join("\n");
+    const body = [
+      "/ast-edit",
+      "```json",
+      '{"ops": [{"pat": "a", "out": "b"}]}',
+      "```",
+      "/rename-symbol a b",
+      "```yaml",
+      "file: x.ts",
+      "```",
+    ].join("\n");
     const commands = parseCommands(body);
     expect(commands).toHaveLength(2);
     expect(commands[0]!.block).toEqual({ language: "json", text: '{"ops": [{"pat": "a", "out": "b"}]}' });

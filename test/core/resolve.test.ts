@@ -184,11 +184,13 @@ describe("commands and steering (spec §7)", () => {
     expect(bad.outcomes[0]!.message).toBe(
       [
         "`/append` was not run:",
+        "",
         "- Unknown option --nope.",
         "",
         "Usage: `/append <file> <text>`",
-        "  <file> — file to change",
-        "  <text>",
+        "",
+        "- `<file>` — file to change",
+        "- `<text>`",
       ].join("\n"),
     );
   });
@@ -218,7 +220,7 @@ describe("commands and steering (spec §7)", () => {
     });
     const cleared = await runtime.handleComment("/resolve discard no\n/note b", h.context);
     expect(cleared.outcomes.map((outcome) => outcome.ok)).toEqual([true, true]);
-    const two = await (h.context.steering = "stack", runtime.handleComment("/note c", h.context));
+    const two = await ((h.context.steering = "stack"), runtime.handleComment("/note c", h.context));
     expect(two.steering).toBe(
       "Pending: Note: c (2 pending; the newest is resolved first). Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
     );

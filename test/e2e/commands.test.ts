@@ -32,15 +32,15 @@ test("several commands in one comment run in order; the custom tool's apply rena
   ].join("\n");
   const result = await comment(bot, REPO, pr.number, "alice", body);
   expect(result.done).toBe("rocket");
-  const sections = result.reply.split(/\n\n(?=\*\*\/)/);
+  const sections = result.reply.split(/\n\n(?=✅ `\/)/);
   expect(sections.map((section) => section.split("\n")[0])).toEqual([
-    "**/ast-edit** ✅",
-    "**/batch-rename-preview** ✅",
-    "**/resolve** ✅",
-    "**/pending** ✅",
+    "✅ `/ast-edit`",
+    "✅ `/batch-rename-preview`",
+    "✅ `/resolve`",
+    "✅ `/pending`",
   ]);
   expect(sections[1]).toContain("Prepared rename plan for 2 files. Call resolve to apply or discard.");
-  expect(sections[2]).toContain("Applied batch rename. Reason: CommonJS files get .cjs\n\nAccept: 2 files [Batch rename]");
+  expect(sections[2]).toContain("Applied batch rename. Reason: CommonJS files get .cjs\n\nCommit [");
   expect(sections[3]).toContain("1 pending, newest first (the first is resolved next):\n1. AST Edit: 1 replacement in 1 file");
   const head = (await bot.gh.branchSha(REPO, "multi"))!;
   expect(Object.keys(await bot.gh.filesAt(REPO, head)).sort()).toEqual(["lib/one.cjs", "lib/two.cjs", "n.md", "src/a.ts"]);
@@ -64,7 +64,7 @@ test("the gate's buttons resolve the top of the stack", async () => {
   await deliver(bot, await bot.gh.webhooks.checkRunRequestedAction({ repo: REPO, checkRunId: gate.id, identifier: "discard", user: "mia" }));
   await waitFor("the discard reply", () => (bot.gh.comments(REPO, pr.number).length > before ? true : undefined));
   expect(latestReply(bot, REPO, pr.number)).toBe(
-    "Discarded batch rename. Reason: Discarded from the Checks tab by @\u2060mia\n\nDiscard: 1 files [Batch rename]\nReason: Discarded from the Checks tab by @\u2060mia\n\n---\nPending: AST Edit: 1 replacement in 1 file. Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
+    "Discarded batch rename. Reason: Discarded from the Checks tab by @\u2060mia\n\n---\nPending: AST Edit: 1 replacement in 1 file. Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
   );
   const next = runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot")!;
   expect(next.output.title).toBe("Pending: AST Edit: 1 replacement in 1 file");

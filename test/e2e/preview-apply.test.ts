@@ -47,10 +47,10 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
     ["Apply newest", "apply"],
     ["Discard newest", "discard"],
   ]);
-  expect(previewed.reply).toContain("**Pending #1: AST Edit: 2 replacements in 2 files**");
+  expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet");
   expect(previewed.reply).toContain("```diff\ndiff --git a/src/log.ts b/src/log.ts");
   expect(previewed.reply).toMatch(
-    /---\nPending: AST Edit: 2 replacements in 2 files\. Resolve it with `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/,
+    /---\nNext: `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/,
   );
   // The preview wrote nothing to the repository.
   expect(await bot.gh.branchSha(REPO, "feature-apply")).toBe(pr.headSha);
@@ -77,7 +77,7 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
   const newGate = runsOn(bot, REPO, head).find((run) => run.name === "resolve-bot")!;
   expect([newGate.conclusion, newGate.output.title]).toEqual(["success", "No pending edits"]);
   expect(applied.reply).toBe(
-    `Applied 2 replacements in 2 files.\n\nAccept: 2 replacements in 2 files [AST Edit]\nReason: use the structured logger\n\nCommit: [${head.slice(0, 7)}](${bot.gh.url}/acme/widgets/commit/${head})`,
+    `Applied 2 replacements in 2 files.\n\nCommit [${head.slice(0, 7)}](${bot.gh.url}/acme/widgets/commit/${head}) · Reason: use the structured logger`,
   );
 });
 
@@ -88,7 +88,7 @@ test("nothing pending and discard use the spec's messages verbatim", async () =>
   await comment(bot, REPO, pr.number, "alice", "/rename-symbol run execute");
   const discarded = await comment(bot, REPO, pr.number, "alice", "/resolve discard not needed");
   expect(discarded.reply).toBe(
-    "Discarded: Rename Symbol: run → execute (3 references in 2 files). Reason: not needed\n\nDiscard: run → execute (3 references in 2 files) [Rename Symbol]\nReason: not needed",
+    "Discarded: Rename Symbol: run → execute (3 references in 2 files). Reason: not needed",
   );
   const run = runsOn(bot, REPO, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: Rename Symbol"))!;
   expect([run.status, run.conclusion]).toEqual(["completed", "cancelled"]);

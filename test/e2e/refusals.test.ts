@@ -36,7 +36,7 @@ test.each([
     "bad arguments",
     "alice",
     "/ast-edit --pat 'console.log($$$A)' --bogus",
-    "`/ast-edit` was not run:\n- Unknown option --bogus.",
+    "`/ast-edit` was not run:\n\n- Unknown option --bogus.",
   ],
   ["a path outside the repository", "alice", "/move src/a.ts ../a.ts", 'Path "../a.ts" leaves the repository ("..").'],
 ])("%s: a clear reply, zero writes", async (_what, user, body, expected) => {

@@ -38,7 +38,10 @@ describe("DirectoryWorkspace reads", () => {
     unlinkSync(path.join(root, "small.ts"));
     writeFileSync(path.join(root, "elsewhere.ts"), "secret\n");
     symlinkSync(path.join(root, "elsewhere.ts"), path.join(root, "small.ts"));
-    expect(await ws.tryReadText("image.bin")).toEqual({ path: "image.bin", skipped: "image.bin is a binary file; resolve-bot leaves binary files alone." });
+    expect(await ws.tryReadText("image.bin")).toEqual({
+      path: "image.bin",
+      skipped: "image.bin is a binary file; resolve-bot leaves binary files alone.",
+    });
     expect(await ws.tryReadText("big.ts")).toEqual({
       path: "big.ts",
       skipped: "big.ts is 195.3 KB, over the 97.7 KB per-file limit; resolve-bot leaves it alone.",

@@ -1,0 +1,51 @@
+/**
+ * Plain text for a terminal. The runtime's messages are written for GitHub (code spans, bold, lists);
+ * on a terminal the markup goes and, only when the output is a TTY, turns into colour.
+ * Hand-written rather than a markdown-to-terminal library: the messages use only code spans and
+ * bold, and a library would re-wrap and indent text that users copy (commands, paths).
+ */
+
+/** SGR codes, written out: node's util.styleText decides by itself whether to colour, differently across Node lines. */
+const FORMATS = { bold: [1, 22], red: [31, 39], green: [32, 39], cyan: [36, 39], dim: [2, 22] } as const;
+type Format = keyof typeof FORMATS;
+
+function paint(format: Format, value: string): string {
+  const [on, off] = FORMATS[format];
+  return `\u001b[${on}m${value}\u001b[${off}m`;
+}
+
+export interface Style {
+  (format: Format, value: string): string;
+  readonly colour: boolean;
+}
+
+/** Colour when the stream is a TTY, unless NO_COLOR is set; FORCE_COLOR turns it on anyway. */
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
+  const force = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  const colour = force || (stream.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb");
+  return Object.assign((format: Format, value: string) => (colour ? paint(format, value) : value), { colour });
+}
+
+export const noStyle: Style = styleFor({}, {});
+
+/** `use `x`` → `use x`; `**bold**` → `bold`; entity-free (the runtime's texts are not HTML-escaped). */
+export function plain(markdown: string, style: Style = noStyle): string {
+  return markdown
+    .replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_match, _fence: string, content: string) => style("cyan", content.replace(/^ (.*) $/, "$1")))
+    .replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content));
+}
+
+/** A git diff with removed lines red, added lines green and hunk headers cyan (TTY only). */
+export function colourDiff(diff: string, style: Style = noStyle): string {
+  if (!style.colour) return diff;
+  return diff
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff --git")) return style("bold", line);
+      if (line.startsWith("+")) return style("green", line);
+      if (line.startsWith("-")) return style("red", line);
+      if (line.startsWith("@@")) return style("cyan", line);
+      return line;
+    })
+    .join("\n");
+}
