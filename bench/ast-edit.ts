@@ -79,7 +79,7 @@ export async function astGrepVersion(): Promise<string> {
 
 let tool: AnyToolDefinition | undefined;
 async function astEditTool(): Promise<AnyToolDefinition> {
-  tool ??= (await astEditFactory(createToolAPI())) as AnyToolDefinition;
+  tool ??= (await astEditFactory(createToolAPI()));
   return tool;
 }
 

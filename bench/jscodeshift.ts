@@ -12,15 +12,16 @@ import path from "node:path";
 
 const require = createRequire(import.meta.url);
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- jscodeshift ships no types */
+ 
 type J = any;
 type Collection = any;
 
 export type JscodeshiftTransform = (j: J, root: Collection) => number;
 
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- jscodeshift ships no types here
 let api: J | undefined;
 export function jscodeshiftApi(): J {
-  api ??= (require("jscodeshift") as J).withParser("ts");
+  api ??= (require("jscodeshift")).withParser("ts");
   return api;
 }
 

@@ -40,7 +40,7 @@ async function walk(root, rel = "") {
 
 // Linux keeps the peak RSS (maxRSS, VmHWM) across fork + exec: a child of the big bench process
 // starts with the parent's peak. Writing 5 to clear_refs resets VmHWM to the current RSS.
-let hwmReset = false;
+let hwmReset;
 try {
   writeFileSync("/proc/self/clear_refs", "5");
   hwmReset = true;

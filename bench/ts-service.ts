@@ -57,7 +57,7 @@ function keepLibs(ts: TS, libDir: string): import("typescript").DocumentRegistry
     ...base,
     releaseDocumentWithKey(filePath, key, scriptKind, impliedNodeFormat) {
       if (filePath.startsWith(libDir)) return;
-      base.releaseDocumentWithKey(filePath, key, scriptKind as never, impliedNodeFormat);
+      base.releaseDocumentWithKey(filePath, key, scriptKind, impliedNodeFormat);
     },
   } as import("typescript").DocumentRegistry;
 }
@@ -161,7 +161,7 @@ function loadRaw(compiler: RawCompiler, root: string, rootFiles: readonly string
 
 /** The raw peer applies its edits with the same splice the bot uses, so only the service work differs. */
 function applyEdits(text: string, changes: ReadonlyArray<{ span: { start: number; length: number }; newText: string }>): string {
-  return applyTextChanges(text, changes as Parameters<typeof applyTextChanges>[1]);
+  return applyTextChanges(text, changes);
 }
 
 function rawRename(compiler: RawCompiler, root: string, rootFiles: readonly string[], position: number): { files: number; locations: number } {
@@ -226,7 +226,7 @@ export interface TsRow {
 
 async function tools(): Promise<{ rename: AnyToolDefinition; move: AnyToolDefinition }> {
   const pi = createToolAPI();
-  return { rename: (await renameFactory(pi)) as AnyToolDefinition, move: (await moveFactory(pi)) as AnyToolDefinition };
+  return { rename: (await renameFactory(pi)), move: (await moveFactory(pi)) };
 }
 
 function summaryOf(details: unknown): string {

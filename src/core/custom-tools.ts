@@ -27,7 +27,7 @@ export async function loadCustomTools(list: string | undefined, registry: ToolRe
     try {
       module = (await import(specifierFor(entry, baseDir))) as Record<string, unknown>;
     } catch (error) {
-      throw new Error(`Could not load custom tool module "${entry}": ${(error as Error).message}`);
+      throw new Error(`Could not load custom tool module "${entry}": ${(error as Error).message}`, { cause: error });
     }
     const exported = module.default ?? module.factory;
     const factories = (Array.isArray(exported) ? exported : [exported]) as unknown[];
@@ -38,7 +38,7 @@ export async function loadCustomTools(list: string | undefined, registry: ToolRe
       try {
         loaded.push(await registry.registerFactory(factory as CustomToolFactory));
       } catch (error) {
-        throw new Error(`Custom tool module "${entry}" could not be registered: ${(error as Error).message}`);
+        throw new Error(`Custom tool module "${entry}" could not be registered: ${(error as Error).message}`, { cause: error });
       }
     }
   }

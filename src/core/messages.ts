@@ -45,7 +45,7 @@ export function tooManyCommands(count: number, max: number): string {
 }
 
 export function stackFull(count: number, max: number): string {
-  return `This pull request already has ${count} pending actions, the most it may hold (\`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${RESOLVE_COMMANDS}.`;
+  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${RESOLVE_COMMANDS}.`;
 }
 
 export function stackWouldOverflow(proposed: number, room: number): string {

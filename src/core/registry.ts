@@ -15,7 +15,7 @@ export class ToolRegistry {
       throw new Error(`A tool needs a name of letters, digits, "-" or "_" (got ${JSON.stringify(tool?.name)}).`);
     }
     if (typeof tool.execute !== "function") throw new Error(`Tool ${tool.name} has no execute().`);
-    if (!tool.parameters || tool.parameters.type !== "object") {
+    if ((tool.parameters as { type?: unknown } | undefined)?.type !== "object") {
       throw new Error(`Tool ${tool.name} needs an object schema as parameters (pi.typebox.Type.Object).`);
     }
     const key = normaliseCommandName(tool.name);

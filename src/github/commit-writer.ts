@@ -102,7 +102,7 @@ export async function commitChangeSet(octokit: GitHubClient, pr: PullRequestInfo
   const { data: head } = await octokit.rest.git.getCommit({ ...repo, commit_sha: pr.headSha });
   let tree = head.tree.sha;
   for (const chunk of chunks(await treeEntries(octokit, pr, changes, net))) {
-    const { data } = await octokit.rest.git.createTree({ ...repo, base_tree: tree, tree: chunk as never });
+    const { data } = await octokit.rest.git.createTree({ ...repo, base_tree: tree, tree: chunk });
     tree = data.sha;
   }
   const { data: commit } = await octokit.rest.git.createCommit({ ...repo, message: options.message, tree, parents: [pr.headSha] });

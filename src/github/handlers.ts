@@ -145,7 +145,7 @@ async function runCommentCommands(
   const result = await deps.runtime.handleCommands(commands, session.context);
   // Only a changed stack touches the gate: a refused or failed command writes nothing.
   if (result.outcomes.some((outcome) => (outcome.pushed?.length ?? 0) > 0 || outcome.resolved)) await refreshGate(context, session.store);
-  await reply(octokit, repo, number, renderReply(result, session.commitUrl));
+  await reply(octokit, repo, number, renderReply(result, (sha) => session.commitUrl(sha)));
   return result.outcomes.every((outcome) => outcome.ok);
 }
 
@@ -187,7 +187,7 @@ async function resolveFromButton(
   const reason = `${identifier === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${actor.login}`;
   const outcome = await deps.runtime.resolve(identifier, reason, session.context);
   await refreshGate(context, session.store);
-  const body = renderOutcome({ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }, session.commitUrl);
+  const body = renderOutcome({ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }, (sha) => session.commitUrl(sha));
   await reply(octokit, repo, number, withSteering(body, steeringLine(await session.store.list())));
 }
 

@@ -110,7 +110,7 @@ export function openSession(
         template: config.commitMessage,
         trailers: [`Co-authored-by: ${actor.login} <${actor.id}+${actor.login}@${noreplyHost}>`],
       });
-      return commitChangeSet(octokit, pr, changes, { message, canWriteWorkflows: deps.canWriteWorkflows });
+      return commitChangeSet(octokit, pr, changes, { message, canWriteWorkflows: () => deps.canWriteWorkflows() });
     },
   };
   return { pr, config, store, context, commitUrl };

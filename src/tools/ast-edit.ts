@@ -102,7 +102,7 @@ type Params = Static<ReturnType<typeof parametersSchema>>;
 function asList(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as string[];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
   throw new UserError("pat, out and paths must be strings or lists of strings.");
 }
 
@@ -253,7 +253,7 @@ export function cliLimits(): CliLimits {
  */
 async function checkPatterns(ops: readonly AstEditOp[], langs: readonly AstLang[]): Promise<void> {
   for (const op of ops) {
-    let first: unknown;
+    let first: UserError | undefined;
     for (const lang of langs.slice(0, 3)) {
       try {
         await checkArguments(["run", "-p", op.pat, "-l", lang], cliLimits());

@@ -74,9 +74,9 @@ test("the gate's buttons resolve the top of the stack", async () => {
     const sha = await bot.gh.branchSha(REPO, "buttons");
     return sha !== pr.headSha ? sha : undefined;
   });
-  const commit = await bot.gh.commit(REPO, head!);
+  const commit = await bot.gh.commit(REPO, head);
   expect(commit.message).toMatch(/^AST Edit: 1 replacement in 1 file\n\nApplied from the Checks tab by @mia\n\nResolve-Action: .*\nCo-authored-by: mia </);
-  await waitFor("the gate on the new head", () => runsOn(bot, REPO, head!).find((run) => run.name === "resolve-bot" && run.conclusion === "success"));
+  await waitFor("the gate on the new head", () => runsOn(bot, REPO, head).find((run) => run.name === "resolve-bot" && run.conclusion === "success"));
 });
 
 test("/help lists the tools (custom ones too) and explains /resolve separately", async () => {

@@ -242,7 +242,7 @@ describe("check runs", () => {
   });
 
   it("lists per ref with check_name, status, filter, app_id and pagination, newest first", async () => {
-    const sha = (await emulator.createBranch(REPO, "list-target", "main"))!;
+    const sha = (await emulator.createBranch(REPO, "list-target", "main"));
     const mk = (name: string, status?: "in_progress" | "completed") =>
       octokit.rest.checks.create({ owner, repo, name, head_sha: sha, ...(status === "completed" ? { conclusion: "neutral" as const } : status ? { status } : {}) });
     const r1 = await mk("alpha", "in_progress");
@@ -279,7 +279,7 @@ describe("git data", () => {
     const headCommit = await octokit.rest.git.getCommit({ owner, repo, commit_sha: head });
     const baseTree = headCommit.data.tree.sha;
     const oldTree = await octokit.rest.git.getTree({ owner, repo, tree_sha: baseTree, recursive: "1" });
-    const bSha = oldTree.data.tree.find((e) => e.path === "src/b.ts")!.sha!;
+    const bSha = oldTree.data.tree.find((e) => e.path === "src/b.ts")!.sha;
 
     const binary = Buffer.from([0, 1, 2, 255, 254, 10]);
     const blob = await octokit.rest.git.createBlob({ owner, repo, content: binary.toString("base64"), encoding: "base64" });

@@ -209,7 +209,7 @@ class JobRun {
   private batch: FileState[] = [];
   private batchChars = 0;
   private readonly running = new Set<Promise<void>>();
-  private failure: unknown;
+  private failure: Error | undefined;
 
   constructor(
     private readonly job: Job,
@@ -236,20 +236,25 @@ class JobRun {
   async finish(): Promise<void> {
     await this.flush();
     while (this.running.size > 0) await Promise.race(this.running);
+    this.throwIfFailed();
+  }
+
+  /** A property read, so the check after an await is not narrowed away by the one before it. */
+  private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
   }
 
   private async flush(): Promise<void> {
-    if (this.failure !== undefined) throw this.failure;
+    this.throwIfFailed();
     const batch = this.batch;
     if (batch.length === 0) return;
     this.batch = [];
     this.batchChars = 0;
     while (this.running.size >= RUNS_IN_FLIGHT) await Promise.race(this.running);
-    if (this.failure !== undefined) throw this.failure;
+    this.throwIfFailed();
     const run: Promise<void> = this.runBatch(batch)
       .catch((error: unknown) => {
-        this.failure ??= error;
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
       })
       .finally(() => this.running.delete(run));
     this.running.add(run);

@@ -107,6 +107,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
       const mode = typeof e.mode === "string" ? e.mode : "";
       const kind = MODES[mode];
       if (!kind) throw unprocessable(`Invalid request.\n\n${where}.mode "${String(e.mode)}" is not one of 100644, 100755, 040000, 160000, 120000.`);
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- GitHub echoes the raw JSON value
       if (e.type !== undefined && e.type !== kind) throw unprocessable(`Invalid tree info: ${where}.type "${String(e.type)}" does not match mode ${mode}`);
       const hasSha = "sha" in e;
       const hasContent = "content" in e && e.content !== undefined;
