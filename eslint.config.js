@@ -21,7 +21,14 @@ export default tseslint.config(
   {
     files: ["scripts/**", "eslint.config.js", "**/*.mjs"],
     languageOptions: {
-      globals: { console: "readonly", process: "readonly", setTimeout: "readonly", clearTimeout: "readonly", Buffer: "readonly", URL: "readonly" },
+      globals: {
+        console: "readonly",
+        process: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+      },
     },
   },
   {

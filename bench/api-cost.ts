@@ -80,7 +80,8 @@ async function settledLog(bot: Bot, quietMs = 400): Promise<LogEntry[]> {
 function repoFiles(n: number): Record<string, string> {
   const files: Record<string, string> = { "README.md": "# bench\n" };
   for (let i = 0; i < n; i++) {
-    files[`src/m${String(i).padStart(4, "0")}.ts`] = `export function f${i}(x: number): number {\n  console.log("f${i}", x);\n  return x * ${i};\n}\n`;
+    files[`src/m${String(i).padStart(4, "0")}.ts`] =
+      `export function f${i}(x: number): number {\n  console.log("f${i}", x);\n  return x * ${i};\n}\n`;
   }
   return files;
 }

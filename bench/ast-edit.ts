@@ -54,9 +54,30 @@ export interface Rewrite {
 }
 
 export const REWRITES: readonly Rewrite[] = [
-  { id: "console.log", frequency: "rare", pat: "console.log($$$A)", out: "logger.debug($$$A)", jscodeshift: consoleLogToDebug, headline: true },
-  { id: "new Error", frequency: "medium", pat: "new Error($$$A)", out: "new BenchError($$$A)", jscodeshift: newErrorToBenchError, headline: true },
-  { id: "=== undefined", frequency: "common", pat: "$A === undefined", out: "$A == null", jscodeshift: strictUndefinedToLooseNull, headline: true },
+  {
+    id: "console.log",
+    frequency: "rare",
+    pat: "console.log($$$A)",
+    out: "logger.debug($$$A)",
+    jscodeshift: consoleLogToDebug,
+    headline: true,
+  },
+  {
+    id: "new Error",
+    frequency: "medium",
+    pat: "new Error($$$A)",
+    out: "new BenchError($$$A)",
+    jscodeshift: newErrorToBenchError,
+    headline: true,
+  },
+  {
+    id: "=== undefined",
+    frequency: "common",
+    pat: "$A === undefined",
+    out: "$A == null",
+    jscodeshift: strictUndefinedToLooseNull,
+    headline: true,
+  },
   // The worst case for the bot: no word and no token chain to filter on, so every file is parsed,
   // as the CLI parses them. Shown for what it says about prefilter-proof patterns, not summed.
   { id: "&& member", frequency: "every file parsed", pat: "$A && $A.$B", out: "$A?.$B", jscodeshift: null, headline: false },
@@ -79,7 +100,7 @@ export async function astGrepVersion(): Promise<string> {
 
 let tool: AnyToolDefinition | undefined;
 async function astEditTool(): Promise<AnyToolDefinition> {
-  tool ??= (await astEditFactory(createToolAPI()));
+  tool ??= await astEditFactory(createToolAPI());
   return tool;
 }
 
@@ -244,11 +265,21 @@ export async function benchAstEdit(
       if (!skipped.has(file) && bot.files.get(file) !== cli.get(file)) differing++;
     }
     for (const file of skipped) if (bot.files.has(file)) throw new Error(`ast_edit reported ${file} as skipped but changed it`);
-    log(`  ≠ CLI: ${differing} files; not searched by the bot: ${skipped.size}${skipped.size > 0 ? ` (${[...skipped].slice(0, 5).join(", ")})` : ""}`);
+    log(
+      `  ≠ CLI: ${differing} files; not searched by the bot: ${skipped.size}${skipped.size > 0 ? ` (${[...skipped].slice(0, 5).join(", ")})` : ""}`,
+    );
     const prefilterPass = await floor(corpus.dir, rewrite);
 
     // Warm-up (JIT, page cache) for every peer, then interleaved timed runs.
-    const samples: Record<string, number[]> = { bot: [], bot_with_diff: [], bot_memory_ws: [], bot_replay: [], cli_json: [], cli_update: [], floor: [] };
+    const samples: Record<string, number[]> = {
+      bot: [],
+      bot_with_diff: [],
+      bot_memory_ws: [],
+      bot_replay: [],
+      cli_json: [],
+      cli_update: [],
+      floor: [],
+    };
     const peers: Array<{ name: string; go: () => Promise<void> }> = [
       {
         name: "bot",

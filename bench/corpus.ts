@@ -61,7 +61,11 @@ export function defaultWorkDir(): string {
 }
 
 /** Fresh copies of the corpora under `workDir`. */
-export async function prepareAstCorpora(workDir: string, which: "tiny" | "large", withSmall: boolean): Promise<{ main: Corpus; small?: Corpus }> {
+export async function prepareAstCorpora(
+  workDir: string,
+  which: "tiny" | "large",
+  withSmall: boolean,
+): Promise<{ main: Corpus; small?: Corpus }> {
   if (which === "tiny") {
     const dir = path.join(workDir, "tiny");
     await rm(dir, { recursive: true, force: true });
@@ -129,10 +133,13 @@ export async function prepareTsProject(workDir: string, which: "tiny" | "large")
     return measure("rxjs-project", `rxjs@${packageVersion("rxjs")} src as shipped (all files)`, dir);
   }
   const files: Record<string, string> = {
-    "internal/util/isFunction.ts": "export function isFunction(value: any): value is (...args: any[]) => any {\n  return typeof value === 'function';\n}\n",
+    "internal/util/isFunction.ts":
+      "export function isFunction(value: any): value is (...args: any[]) => any {\n  return typeof value === 'function';\n}\n",
     "internal/util/noop.ts": "export function noop() {}\n",
-    "internal/scheduled/schedule.ts": "import { isFunction } from '../util/isFunction';\nexport const schedule = (f: unknown) => isFunction(f);\n",
-    "internal/ajax/ajax.ts": "import { isFunction } from '../util/isFunction';\nimport { noop } from '../util/noop';\nexport const ajax = (f: unknown) => (isFunction(f) ? f : noop);\n",
+    "internal/scheduled/schedule.ts":
+      "import { isFunction } from '../util/isFunction';\nexport const schedule = (f: unknown) => isFunction(f);\n",
+    "internal/ajax/ajax.ts":
+      "import { isFunction } from '../util/isFunction';\nimport { noop } from '../util/noop';\nexport const ajax = (f: unknown) => (isFunction(f) ? f : noop);\n",
     "internal/symbol/observable.ts": "export const observable = Symbol('observable');\n",
     "internal/Observable.ts":
       "import { isFunction } from './util/isFunction';\nimport { observable } from './symbol/observable';\nimport { schedule } from './scheduled/schedule';\nexport class Observable { [observable]() { return isFunction(schedule) ? this : null; } }\n",
@@ -144,8 +151,18 @@ export async function prepareTsProject(workDir: string, which: "tiny" | "large")
 
 /** Directories of real code in five languages (Debian's packages, as the parity tests use them). */
 const MULTI_LANGUAGE_SOURCES: ReadonlyArray<{ name: string; from: string; keep: RegExp; pkg: string }> = [
-  { name: "python", from: "/usr/lib/python3.11", keep: /^(\w+\.py|(json|email|asyncio|http|logging)\/\w+\.py)$/, pkg: "libpython3.11-stdlib" },
-  { name: "go", from: "/usr/share/go-1.19/src", keep: /^(fmt|strings|bufio|net\/http|encoding\/json|go\/parser)\/[\w.]+\.go$/, pkg: "golang-src" },
+  {
+    name: "python",
+    from: "/usr/lib/python3.11",
+    keep: /^(\w+\.py|(json|email|asyncio|http|logging)\/\w+\.py)$/,
+    pkg: "libpython3.11-stdlib",
+  },
+  {
+    name: "go",
+    from: "/usr/share/go-1.19/src",
+    keep: /^(fmt|strings|bufio|net\/http|encoding\/json|go\/parser)\/[\w.]+\.go$/,
+    pkg: "golang-src",
+  },
   { name: "ruby", from: "/usr/lib/ruby/3.1.0", keep: /^(\w+\.rb|(net|json|uri)\/[\w/]+\.rb)$/, pkg: "libruby3.1" },
   { name: "rust-regex", from: "/usr/share/cargo/registry/regex-1.7.1/src", keep: /\.rs$/, pkg: "librust-regex-dev" },
   { name: "rust-serde", from: "/usr/share/cargo/registry/serde-1.0.152/src", keep: /\.rs$/, pkg: "librust-serde-dev" },

@@ -12,7 +12,6 @@ import path from "node:path";
 
 const require = createRequire(import.meta.url);
 
- 
 type J = any;
 type Collection = any;
 
@@ -21,7 +20,7 @@ export type JscodeshiftTransform = (j: J, root: Collection) => number;
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- jscodeshift ships no types here
 let api: J | undefined;
 export function jscodeshiftApi(): J {
-  api ??= (require("jscodeshift")).withParser("ts");
+  api ??= require("jscodeshift").withParser("ts");
   return api;
 }
 
@@ -32,7 +31,12 @@ export function jscodeshiftVersion(): string {
 /** `console.log($$$A)` → `logger.debug($$$A)` */
 export const consoleLogToDebug: JscodeshiftTransform = (j, root) => {
   const calls = root.find(j.CallExpression, {
-    callee: { type: "MemberExpression", computed: false, object: { type: "Identifier", name: "console" }, property: { type: "Identifier", name: "log" } },
+    callee: {
+      type: "MemberExpression",
+      computed: false,
+      object: { type: "Identifier", name: "console" },
+      property: { type: "Identifier", name: "log" },
+    },
   });
   calls.forEach((p: any) => {
     p.node.callee = j.memberExpression(j.identifier("logger"), j.identifier("debug"));

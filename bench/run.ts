@@ -73,7 +73,9 @@ export interface BenchResults {
 /** How many files the bot skipped (syntax errors) over all rewrites, as a note; "" when none. */
 function skippedNote(rows: readonly AstEditRow[]): string {
   const skipped = rows.reduce((n, r) => n + r.skipped_files, 0);
-  return skipped > 0 ? `; files the bot left alone and named because they do not parse cleanly are not compared: ${skipped} over all rewrites` : "";
+  return skipped > 0
+    ? `; files the bot left alone and named because they do not parse cleanly are not compared: ${skipped} over all rewrites`
+    : "";
 }
 
 function sum(rows: readonly AstEditRow[], pick: (row: AstEditRow) => number | null): number | null {
@@ -104,7 +106,13 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
   const { main, small } = await prepareAstCorpora(workDir, options.corpus, options.smallCorpus);
   const results: BenchResults = {
     generated_at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? "?", node: process.version, platform: `${process.platform}-${process.arch}`, load_avg: os.loadavg() },
+    machine: {
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? "?",
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      load_avg: os.loadavg(),
+    },
     settings: { runs: options.runs, ts_runs: options.tsRuns, jscodeshift_runs: options.jscodeshiftRuns, sections: options.sections },
     versions: {
       "ast-grep CLI": await astGrepVersion(),
@@ -126,14 +134,18 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     if (options.corpus === "large") {
       const multi = await prepareMultiLanguageCorpus(workDir);
       if ("missing" in multi) log(`multi-language row skipped: install ${multi.missing.join(", ")} (see .ci/run)`);
-      else smallRows.push(...(await benchAstEdit(multi, workDir, options.runs, options.jscodeshiftRuns, false, MULTI_LANGUAGE_REWRITES, null)));
+      else
+        smallRows.push(
+          ...(await benchAstEdit(multi, workDir, options.runs, options.jscodeshiftRuns, false, MULTI_LANGUAGE_REWRITES, null)),
+        );
     }
     const bot = sum(rows, (r) => r.ms.bot);
     const cli = sum(rows, (r) => r.ms.ast_grep_cli);
     const js = sum(rows, (r) => r.ms.jscodeshift);
     const floor = sum(rows, (r) => r.ms.floor);
     const botMemory = sum(rows, (r) => r.ms.bot_memory_ws);
-    const differing = allRows.reduce((n, r) => n + r.differing_files_vs_cli, 0) + smallRows.reduce((n, r) => n + r.differing_files_vs_cli, 0);
+    const differing =
+      allRows.reduce((n, r) => n + r.differing_files_vs_cli, 0) + smallRows.reduce((n, r) => n + r.differing_files_vs_cli, 0);
     results.ast_edit = {
       speedup_vs_ast_grep_cli: ratio(cli ?? undefined, bot ?? undefined),
       speedup_vs_jscodeshift: ratio(js ?? undefined, bot ?? undefined, 1),
@@ -207,7 +219,10 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
   met["ast_edit.speedup_vs_jscodeshift"] = atLeast(results.ast_edit?.speedup_vs_jscodeshift, TARGETS.speedup_vs_jscodeshift);
   met["ast_edit.ratio_to_floor"] = atMost(results.ast_edit?.ratio_to_floor, TARGETS.ratio_to_floor);
   met["ast_edit.identical_to_cli"] = results.ast_edit ? results.ast_edit.identical_to_cli : null;
-  met["rename_symbol.ratio_to_language_service"] = atMost(results.rename_symbol?.ratio_to_language_service, TARGETS.rename_ratio_to_language_service);
+  met["rename_symbol.ratio_to_language_service"] = atMost(
+    results.rename_symbol?.ratio_to_language_service,
+    TARGETS.rename_ratio_to_language_service,
+  );
   met["move.ratio_to_program_load"] = atMost(results.move?.ratio_to_program_load, TARGETS.move_ratio_to_program_load);
   met["api.preview.calls"] = atMost(results.api?.preview.calls, TARGETS.preview_calls);
   met["api.preview.writes"] = atMost(results.api?.preview.writes, TARGETS.preview_writes);
@@ -237,7 +252,12 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
     "",
   );
   lines.push(`Corpus: **${r.corpus.name}** — ${r.corpus.description}: ${r.corpus.files} files, ${mb(r.corpus.bytes)}.`, "");
-  lines.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`, "");
+  lines.push(
+    `Versions: ${Object.entries(r.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}.`,
+    "",
+  );
 
   if (r.ast_edit) {
     const a = r.ast_edit;
@@ -266,7 +286,10 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
     const rn = r.rename_symbol.row;
     const mv = r.move.row;
     lines.push("## rename_symbol / move (TypeScript language service)", "");
-    lines.push(`Bot: TypeScript ${rn.versions["bot (ts-morph's TS)"]} (bundled with ts-morph). Raw LS: typescript ${rn.versions["raw LS (typescript)"]} and, as a control, ts-morph's ${rn.versions["raw LS (ts-morph's TS)"]}.`, "");
+    lines.push(
+      `Bot: TypeScript ${rn.versions["bot (ts-morph's TS)"]} (bundled with ts-morph). Raw LS: typescript ${rn.versions["raw LS (typescript)"]} and, as a control, ts-morph's ${rn.versions["raw LS (ts-morph's TS)"]}.`,
+      "",
+    );
     lines.push(
       "| op | corpus | what | bot | raw LS (ts 5.9) | raw LS (same TS) | program load (ts 5.9) | program load (same TS) | bot ÷ raw LS | bot ÷ raw LS (same TS) | bot ÷ program load | result (bot / raw) |",
       "|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -285,7 +308,10 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
   }
   if (r.api) {
     lines.push("## GitHub API calls (emulator request log)", "");
-    lines.push("| files touched | preview calls (writes) | overhead / work | apply calls (writes) | overhead / work |", "|---|---|---|---|---|");
+    lines.push(
+      "| files touched | preview calls (writes) | overhead / work | apply calls (writes) | overhead / work |",
+      "|---|---|---|---|---|",
+    );
     for (const s of r.api.sizes) {
       lines.push(
         `| ${s.files} | ${s.preview.calls} (${s.preview.writes}) | ${s.preview.overhead_calls} (${s.preview.overhead_writes}) / ${s.preview.work_calls} (${s.preview.work_writes}) | ${s.apply.calls} (${s.apply.writes}) | ${s.apply.overhead_calls} (${s.apply.overhead_writes}) / ${s.apply.work_calls} (${s.apply.work_writes}) |`,
@@ -302,17 +328,27 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
       lines.push(`By endpoint, ${largest.files} files (preview | apply):`, "");
       lines.push("| endpoint | preview | apply |", "|---|---|---|");
       const keys = [...new Set([...Object.keys(largest.preview.by_endpoint), ...Object.keys(largest.apply.by_endpoint)])].sort();
-      for (const key of keys) lines.push(`| \`${key}\` | ${largest.preview.by_endpoint[key] ?? 0} | ${largest.apply.by_endpoint[key] ?? 0} |`);
+      for (const key of keys)
+        lines.push(`| \`${key}\` | ${largest.preview.by_endpoint[key] ?? 0} | ${largest.apply.by_endpoint[key] ?? 0} |`);
       lines.push("");
     }
   }
   if (r.memory) {
     lines.push("## Memory (fresh process per preview; corpus held in a MemoryWorkspace like a PR tarball)", "");
-    lines.push("| tool | corpus | what | files | RSS after import | RSS with files | peak RSS | cold compute | cold preview (+ fingerprint + diff) |", "|---|---|---|---|---|---|---|---|---|");
+    lines.push(
+      "| tool | corpus | what | files | RSS after import | RSS with files | peak RSS | cold compute | cold preview (+ fingerprint + diff) |",
+      "|---|---|---|---|---|---|---|---|---|",
+    );
     for (const m of r.memory.rows) {
-      lines.push(`| ${m.tool} | ${m.corpus} | \`${m.what}\` | ${m.files} | ${m.baseline_mb} MB | ${m.loaded_mb} MB | ${m.peak_mb} MB | ${fmtMs(m.cold_compute_ms)} | ${fmtMs(m.cold_preview_ms)} |`);
+      lines.push(
+        `| ${m.tool} | ${m.corpus} | \`${m.what}\` | ${m.files} | ${m.baseline_mb} MB | ${m.loaded_mb} MB | ${m.peak_mb} MB | ${fmtMs(m.cold_compute_ms)} | ${fmtMs(m.cold_preview_ms)} |`,
+      );
     }
-    lines.push("", `ast-edit peak RSS: **${r.memory.ast_edit_peak_mb} MB**${mark(r.met["memory.ast_edit_peak_mb"])} (target ≤ ${TARGETS.ast_edit_peak_mb} MB).`, "");
+    lines.push(
+      "",
+      `ast-edit peak RSS: **${r.memory.ast_edit_peak_mb} MB**${mark(r.met["memory.ast_edit_peak_mb"])} (target ≤ ${TARGETS.ast_edit_peak_mb} MB).`,
+      "",
+    );
   }
   return lines.join("\n");
 }

@@ -164,7 +164,12 @@ function applyEdits(text: string, changes: ReadonlyArray<{ span: { start: number
   return applyTextChanges(text, changes);
 }
 
-function rawRename(compiler: RawCompiler, root: string, rootFiles: readonly string[], position: number): { files: number; locations: number } {
+function rawRename(
+  compiler: RawCompiler,
+  root: string,
+  rootFiles: readonly string[],
+  position: number,
+): { files: number; locations: number } {
   const project = loadRaw(compiler, root, rootFiles);
   try {
     const fileName = path.join(root, RENAME.file);
@@ -226,11 +231,12 @@ export interface TsRow {
 
 async function tools(): Promise<{ rename: AnyToolDefinition; move: AnyToolDefinition }> {
   const pi = createToolAPI();
-  return { rename: (await renameFactory(pi)), move: (await moveFactory(pi)) };
+  return { rename: await renameFactory(pi), move: await moveFactory(pi) };
 }
 
 function summaryOf(details: unknown): string {
-  const d = details as { references?: number; files?: string[]; moved?: unknown[]; updated?: string[]; importsUpdated?: number } | undefined;
+  const d = details as
+    { references?: number; files?: string[]; moved?: unknown[]; updated?: string[]; importsUpdated?: number } | undefined;
   if (!d) return "nothing";
   if (d.references !== undefined) return `${d.references} references in ${d.files?.length ?? 0} files`;
   return `${d.moved?.length ?? 0} files moved, ${d.importsUpdated ?? 0} imports in ${d.updated?.length ?? 0} files`;
@@ -247,7 +253,8 @@ export async function benchTs(project: Corpus, runs: number): Promise<TsRow[]> {
   const botRun = async (which: "rename" | "move"): Promise<string> => {
     const params = which === "rename" ? { from: RENAME.from, to: RENAME.to } : { paths: MOVE_PAIRS.flat() };
     const execution = await executeTool(which === "rename" ? rename : move, params, new FsWorkspace(project.dir), "bench");
-    if (execution.result.isError || execution.actions.length !== 1) throw new Error(`${which} failed: ${JSON.stringify(execution.result.content)}`);
+    if (execution.result.isError || execution.actions.length !== 1)
+      throw new Error(`${which} failed: ${JSON.stringify(execution.result.content)}`);
     return summaryOf(execution.actions[0]!.details);
   };
 
@@ -269,11 +276,14 @@ export async function benchTs(project: Corpus, runs: number): Promise<TsRow[]> {
       },
       ...raws.flatMap((compiler, i) => [
         async () => {
-          const t = await timed(() => (op === "rename_symbol" ? rawRename(compiler, project.dir, rootFiles, position) : rawMove(compiler, project.dir, rootFiles)));
+          const t = await timed(() =>
+            op === "rename_symbol" ? rawRename(compiler, project.dir, rootFiles, position) : rawMove(compiler, project.dir, rootFiles),
+          );
           samples[`raw${i}`]!.push(t.ms);
           if (i === 0) {
             const v = t.value as { files: number; locations?: number; edits?: number };
-            rawSummary = v.locations !== undefined ? `${v.locations} locations in ${v.files} files` : `${v.edits} edits in ${v.files} files`;
+            rawSummary =
+              v.locations !== undefined ? `${v.locations} locations in ${v.files} files` : `${v.edits} edits in ${v.files} files`;
           }
         },
         async () => void samples[`load${i}`]!.push((await timed(() => rawLoad(compiler, project.dir, rootFiles))).ms),

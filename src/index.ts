@@ -51,7 +51,12 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     app.on("check_run.requested_action", (context) => onRequestedAction(context, deps));
     app.on("pull_request.synchronize", (context) => onSynchronize(context, deps));
     app.on(["pull_request.opened", "pull_request.reopened"], (context) => onOpenedOrReopened(context, deps));
-    app.log.info(`resolve-bot ready with tools: ${registry.list().map((tool) => tool.name).join(", ")}`);
+    app.log.info(
+      `resolve-bot ready with tools: ${registry
+        .list()
+        .map((tool) => tool.name)
+        .join(", ")}`,
+    );
   };
 }
 

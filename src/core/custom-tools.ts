@@ -20,7 +20,11 @@ function specifierFor(entry: string, baseDir: string): string {
 }
 
 /** Imports each module and registers its default export (a factory, or an array of them). */
-export async function loadCustomTools(list: string | undefined, registry: ToolRegistry, baseDir = process.cwd()): Promise<AnyToolDefinition[]> {
+export async function loadCustomTools(
+  list: string | undefined,
+  registry: ToolRegistry,
+  baseDir = process.cwd(),
+): Promise<AnyToolDefinition[]> {
   const loaded: AnyToolDefinition[] = [];
   for (const entry of parseToolList(list)) {
     let module: Record<string, unknown>;

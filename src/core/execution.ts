@@ -12,8 +12,7 @@ import { ChangeSet } from "../workspace/changeset.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 export const STORE_UNAVAILABLE = "Pending action store unavailable for custom tools in this runtime.";
-export const WRITES_OUTSIDE_APPLY =
-  "Files can only be written inside a pending action's apply(); a preview must not change anything.";
+export const WRITES_OUTSIDE_APPLY = "Files can only be written inside a pending action's apply(); a preview must not change anything.";
 export const NO_WORKSPACE = "No workspace: tools can read files only while they execute or apply.";
 
 /**
@@ -136,7 +135,11 @@ export async function executeTool(
 ): Promise<Execution> {
   const frame: Frame = { workspace, pushed: [] };
   try {
-    const result = await withTimeLimit(`\`${tool.name}\``, (limited) => frames.run(frame, () => tool.execute(toolCallId, params, limited)), signal);
+    const result = await withTimeLimit(
+      `\`${tool.name}\``,
+      (limited) => frames.run(frame, () => tool.execute(toolCallId, params, limited)),
+      signal,
+    );
     return { result: normaliseResult(result), actions: frame.pushed ?? [] };
   } finally {
     frame.pushed = null;
@@ -169,11 +172,7 @@ export async function applyAction(action: CustomToolPendingAction, reason: strin
   }
 }
 
-export async function rejectAction(
-  action: CustomToolPendingAction,
-  reason: string,
-  workspace: Workspace,
-): Promise<ToolResult | undefined> {
+export async function rejectAction(action: CustomToolPendingAction, reason: string, workspace: Workspace): Promise<ToolResult | undefined> {
   if (!action.reject) return undefined;
   const frame: Frame = { workspace, pushed: null };
   const result = await withTimeLimit(`reject() of ${action.label}`, () => frames.run(frame, () => action.reject!(reason)));

@@ -16,8 +16,18 @@ export function sourceToolName(action: CustomToolPendingAction): string {
 export async function fingerprintAction(action: CustomToolPendingAction): Promise<ChangeFingerprint> {
   const change = action.changes ? await action.changes.fingerprint() : { digest: "", files: {} };
   // Key order must not matter: details are compared after a JSON round trip through storage.
-  const canonical = stringify({ label: action.label, source: sourceToolName(action), details: action.details ?? null, change: change.digest });
-  return { digest: createHash("sha256").update(canonical ?? "").digest("hex"), files: change.files };
+  const canonical = stringify({
+    label: action.label,
+    source: sourceToolName(action),
+    details: action.details ?? null,
+    change: change.digest,
+  });
+  return {
+    digest: createHash("sha256")
+      .update(canonical ?? "")
+      .digest("hex"),
+    files: change.files,
+  };
 }
 
 /** JSON-safe copy of details (what storage will give back on replay). */

@@ -21,7 +21,12 @@ export interface PreviewOutcome {
 }
 
 /** `room`: how many more actions the stack may take; a preview that proposes more pushes none. */
-export async function preview(tool: AnyToolDefinition, params: Record<string, unknown>, ctx: CommandContext, room = Infinity): Promise<PreviewOutcome> {
+export async function preview(
+  tool: AnyToolDefinition,
+  params: Record<string, unknown>,
+  ctx: CommandContext,
+  room = Infinity,
+): Promise<PreviewOutcome> {
   const workspace = await ctx.workspace();
   const callId = randomUUID();
   let execution;

@@ -34,7 +34,8 @@ async function rerun(
   const message = resultText(execution.result);
   if (execution.result.isError) return { gone: `the tool now reports: ${message}` };
   const action = execution.actions[record.index];
-  if (!action) return { gone: message ? `the tool no longer proposes this change; it says: ${message}` : "the tool no longer proposes this change" };
+  if (!action)
+    return { gone: message ? `the tool no longer proposes this change; it says: ${message}` : "the tool no longer proposes this change" };
   return { action, message };
 }
 
@@ -57,9 +58,7 @@ export async function replay(registry: ToolRegistry, record: PendingRecord, work
   return action;
 }
 
-export type Repreview =
-  | { record: PendingRecord; diff: string; message: string; changed: boolean }
-  | { gone: string };
+export type Repreview = { record: PendingRecord; diff: string; message: string; changed: boolean } | { gone: string };
 
 /**
  * A fresh preview of a pending action on new files (after new commits were pushed): the same

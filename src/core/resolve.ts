@@ -69,12 +69,22 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     // The commit is real: say so, and let the store reconcile from the commit's trailer later.
     if (!commit) throw error;
     const rendered = renderResolution("apply", record.label, reason);
-    return { ok: true, message: `${message}\n\n${recordingFailed(commit)}`, resolved: { record, action: "apply", reason, rendered, commit } };
+    return {
+      ok: true,
+      message: `${message}\n\n${recordingFailed(commit)}`,
+      resolved: { record, action: "apply", reason, rendered, commit },
+    };
   }
   if (!popped) {
-    throw new Error(`The pending stack changed while ${record.label} was being applied; the change was committed as ${commit ?? "nothing"}.`);
+    throw new Error(
+      `The pending stack changed while ${record.label} was being applied; the change was committed as ${commit ?? "nothing"}.`,
+    );
   }
-  return { ok: true, message, resolved: { record, action: "apply", reason, rendered: renderResolution("apply", record.label, reason), commit } };
+  return {
+    ok: true,
+    message,
+    resolved: { record, action: "apply", reason, rendered: renderResolution("apply", record.label, reason), commit },
+  };
 }
 
 async function discardTop(registry: ToolRegistry, record: PendingRecord, reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
@@ -89,6 +99,11 @@ async function discardTop(registry: ToolRegistry, record: PendingRecord, reason:
     // Tool gone, files changed, cleanup failed: the default message stands (spec §6).
   }
   const popped = await ctx.store.pop({ id: record.id, action: "discard", reason, actor: ctx.actor, message });
-  if (!popped) return { ok: false, message: `The pending stack changed while ${record.label} was being discarded; nothing was discarded. Try again.` };
-  return { ok: true, message, resolved: { record, action: "discard", reason, rendered: renderResolution("discard", record.label, reason) } };
+  if (!popped)
+    return { ok: false, message: `The pending stack changed while ${record.label} was being discarded; nothing was discarded. Try again.` };
+  return {
+    ok: true,
+    message,
+    resolved: { record, action: "discard", reason, rendered: renderResolution("discard", record.label, reason) },
+  };
 }

@@ -49,7 +49,12 @@ export class Runtime {
     if (commands.length > maxCommandsPerComment) {
       // Refused whole: running the first N would surprise whoever wrote N + 1.
       const message = tooManyCommands(commands.length, maxCommandsPerComment);
-      return { outcomes: [{ command: `/${commands[0]!.typed}`, kind: "error", ok: false, message }], skipped: [], stack: [], steering: undefined };
+      return {
+        outcomes: [{ command: `/${commands[0]!.typed}`, kind: "error", ok: false, message }],
+        skipped: [],
+        stack: [],
+        steering: undefined,
+      };
     }
     for (const command of commands) {
       if (outcomes.some((outcome) => !outcome.ok)) {
@@ -100,7 +105,10 @@ export class Runtime {
     const typed = `/${command.typed}`;
     const tool = this.registry.get(command.name);
     if (!tool || !(ctx.isToolEnabled?.(tool.name) ?? true)) {
-      const known = [...this.enabledTools(ctx).map((candidate) => commandName(candidate.name)), ...RESERVED_COMMANDS.map((name) => `/${name}`)];
+      const known = [
+        ...this.enabledTools(ctx).map((candidate) => commandName(candidate.name)),
+        ...RESERVED_COMMANDS.map((name) => `/${name}`),
+      ];
       return {
         command: typed,
         kind: "error",
@@ -133,7 +141,8 @@ export class Runtime {
     const sections = tools.map((tool) => {
       const parts = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, usageBlock(tool)];
       const examples = tool.examples ?? [];
-      if (examples.length > 0) parts.push(`Example${examples.length === 1 ? "" : "s"}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
+      if (examples.length > 0)
+        parts.push(`Example${examples.length === 1 ? "" : "s"}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
       return parts.join("\n\n");
     });
     const commands = ctx?.resolveCommands ?? RESOLVE_COMMANDS;

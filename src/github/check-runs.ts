@@ -128,7 +128,12 @@ export class CheckRunStore implements PendingActionStore {
     const from = await this.load(parent);
     const top = from.pending.at(-1);
     if (top?.record.id === applied) {
-      await this.complete(top, "success", "Applied", interruptedApplySummary(state.sha, (sha) => this.options.commitUrl(sha)));
+      await this.complete(
+        top,
+        "success",
+        "Applied",
+        interruptedApplySummary(state.sha, (sha) => this.options.commitUrl(sha)),
+      );
       from.pending.pop();
     }
     state.maxSeq = Math.max(state.maxSeq, from.maxSeq);

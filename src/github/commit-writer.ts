@@ -32,7 +32,12 @@ export interface CommitOptions {
   canWriteWorkflows(): Promise<boolean>;
 }
 
-export async function refuseIfUnwritable(pr: PullRequestInfo, changes: ChangeSet, net: FileChange[], options: CommitOptions): Promise<void> {
+export async function refuseIfUnwritable(
+  pr: PullRequestInfo,
+  changes: ChangeSet,
+  net: FileChange[],
+  options: CommitOptions,
+): Promise<void> {
   if (pr.isFork) {
     const patch = await renderDiff(changes);
     throw new UserError(
@@ -40,7 +45,9 @@ export async function refuseIfUnwritable(pr: PullRequestInfo, changes: ChangeSet
         `The edit stays pending; the author can apply it with \`git apply\`:\n\n${codeBlock(patch, "diff")}`,
     );
   }
-  const workflows = net.flatMap((change) => (change.kind === "rename" ? [change.from, change.path] : [change.path])).filter((path) => WORKFLOWS.test(path))
+  const workflows = net
+    .flatMap((change) => (change.kind === "rename" ? [change.from, change.path] : [change.path]))
+    .filter((path) => WORKFLOWS.test(path))
     .sort();
   if (workflows.length > 0 && !(await options.canWriteWorkflows())) {
     throw new UserError(
@@ -94,7 +101,12 @@ function chunks(entries: TreeEntry[]): TreeEntry[][] {
 }
 
 /** Commits the change onto `pr.headSha`; returns the new commit's sha, or undefined if nothing changes. */
-export async function commitChangeSet(octokit: GitHubClient, pr: PullRequestInfo, changes: ChangeSet, options: CommitOptions): Promise<string | undefined> {
+export async function commitChangeSet(
+  octokit: GitHubClient,
+  pr: PullRequestInfo,
+  changes: ChangeSet,
+  options: CommitOptions,
+): Promise<string | undefined> {
   const net = await changes.resolveChanges();
   if (net.length === 0) return undefined;
   await refuseIfUnwritable(pr, changes, net, options);

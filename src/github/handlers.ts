@@ -54,7 +54,13 @@ function configErrorReply(errors: string[]): string {
 }
 
 /** The first command the actor may not run, with the permission it needs. */
-async function refusal(octokit: GitHubClient, repo: RepoRef, actor: string, config: RepoConfig, commands: string[]): Promise<string | undefined> {
+async function refusal(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  actor: string,
+  config: RepoConfig,
+  commands: string[],
+): Promise<string | undefined> {
   // Whoever can comment can read: read-only commands (/help, /pending) need no lookup.
   if (commands.every((command) => requiredPermission(config, command) === "read")) return undefined;
   const level = await permissionOf(octokit, repo, actor);
@@ -89,7 +95,9 @@ export async function onIssueComment(context: Context<"issue_comment.created">, 
   const number = payload.issue.number;
   const actor: Actor = { login: payload.comment.user!.login, id: payload.comment.user!.id };
   // The acknowledgement is a courtesy: if it fails, the command still runs.
-  await react(context.octokit, repo, payload.comment.id, "eyes").catch((error: unknown) => context.log.warn({ err: error }, "👀 reaction failed"));
+  await react(context.octokit, repo, payload.comment.id, "eyes").catch((error: unknown) =>
+    context.log.warn({ err: error }, "👀 reaction failed"),
+  );
   deps.queue.enqueue(prKey(repo, number), async () => {
     const ok = await runCommentCommands(context, deps, repo, number, actor, commands).catch(async (error: unknown) => {
       await replyInternalError(context, repo, number, error);
@@ -129,23 +137,40 @@ async function runCommentCommands(
     await replySteered(octokit, repo, number, configErrorReply(loaded.errors), deps.appId);
     return false;
   }
-  const refused = await refusal(octokit, repo, actor.login, loaded.config, commands.map((command) => command.name));
+  const refused = await refusal(
+    octokit,
+    repo,
+    actor.login,
+    loaded.config,
+    commands.map((command) => command.name),
+  );
   if (refused) {
     await replySteered(octokit, repo, number, refused, deps.appId);
     return false;
   }
   const pr = await readPullRequest(octokit, repo, number);
-  const closed = closedRefusal(pr, commands.map((command) => command.name));
+  const closed = closedRefusal(
+    pr,
+    commands.map((command) => command.name),
+  );
   if (closed) {
     await replySteered(octokit, repo, number, closed, deps.appId);
     return false;
   }
   const installation = (context.payload as { installation?: { id: number } }).installation?.id;
-  const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(installation) });
+  const session = openSession(octokit, pr, loaded.config, actor, {
+    ...deps,
+    canWriteWorkflows: () => deps.canWriteWorkflows(installation),
+  });
   const result = await deps.runtime.handleCommands(commands, session.context);
   // Only a changed stack touches the gate: a refused or failed command writes nothing.
   if (result.outcomes.some((outcome) => (outcome.pushed?.length ?? 0) > 0 || outcome.resolved)) await refreshGate(context, session.store);
-  await reply(octokit, repo, number, renderReply(result, (sha) => session.commitUrl(sha)));
+  await reply(
+    octokit,
+    repo,
+    number,
+    renderReply(result, (sha) => session.commitUrl(sha)),
+  );
   return result.outcomes.every((outcome) => outcome.ok);
 }
 
@@ -162,7 +187,9 @@ export async function onRequestedAction(context: Context<"check_run.requested_ac
   const repo = context.repo();
   const actor: Actor = { login: payload.sender.login, id: payload.sender.id };
   deps.queue.enqueue(prKey(repo, number), () =>
-    resolveFromButton(context, deps, repo, number, actor, identifier).catch((error: unknown) => replyInternalError(context, repo, number, error)),
+    resolveFromButton(context, deps, repo, number, actor, identifier).catch((error: unknown) =>
+      replyInternalError(context, repo, number, error),
+    ),
   );
 }
 
@@ -183,11 +210,17 @@ async function resolveFromButton(
   const pr = await readPullRequest(octokit, repo, number);
   const closed = closedRefusal(pr, ["resolve"]);
   if (closed) return replySteered(octokit, repo, number, closed, deps.appId);
-  const session = openSession(octokit, pr, loaded.config, actor, { ...deps, canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id) });
+  const session = openSession(octokit, pr, loaded.config, actor, {
+    ...deps,
+    canWriteWorkflows: () => deps.canWriteWorkflows(payload.installation?.id),
+  });
   const reason = `${identifier === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${actor.login}`;
   const outcome = await deps.runtime.resolve(identifier, reason, session.context);
   await refreshGate(context, session.store);
-  const body = renderOutcome({ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }, (sha) => session.commitUrl(sha));
+  const body = renderOutcome(
+    { command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved },
+    (sha) => session.commitUrl(sha),
+  );
   await reply(octokit, repo, number, withSteering(body, steeringLine(await session.store.list())));
 }
 
@@ -239,7 +272,10 @@ export async function onSynchronize(context: Context<"pull_request.synchronize">
  * An opened or reopened pull request gets a gate check on its head, so branch protection that
  * requires `resolve-bot` can pass on pull requests where nobody used the bot.
  */
-export async function onOpenedOrReopened(context: Context<"pull_request.opened" | "pull_request.reopened">, deps: HandlerDeps): Promise<void> {
+export async function onOpenedOrReopened(
+  context: Context<"pull_request.opened" | "pull_request.reopened">,
+  deps: HandlerDeps,
+): Promise<void> {
   if (!deps.queue.firstDelivery(context.id)) return;
   const repo = context.repo();
   const number = context.payload.pull_request.number;
@@ -248,7 +284,13 @@ export async function onOpenedOrReopened(context: Context<"pull_request.opened" 
     if (!loaded.ok) return;
     const pr = await readPullRequest(context.octokit, repo, number);
     const sender = context.payload.sender;
-    const session = openSession(context.octokit, pr, loaded.config, { login: sender.login, id: sender.id }, { ...deps, canWriteWorkflows: async () => false });
+    const session = openSession(
+      context.octokit,
+      pr,
+      loaded.config,
+      { login: sender.login, id: sender.id },
+      { ...deps, canWriteWorkflows: async () => false },
+    );
     await session.store.updateGate();
   });
 }

@@ -98,7 +98,12 @@ export function openSession(
         workspace = {
           sha: pr.headSha,
           // The default branch's files are fetched only when a tool asks for them (/ast-fix's rules).
-          files: defaultBranch === undefined ? files : files.then((head) => Object.assign(head, { defaultBranch: once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits)) })),
+          files:
+            defaultBranch === undefined
+              ? files
+              : files.then((head) =>
+                  Object.assign(head, { defaultBranch: once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits)) }),
+                ),
         };
       }
       return workspace.files;

@@ -67,7 +67,9 @@ export class TarballWorkspace extends Workspace {
               const content = Buffer.concat(chunks);
               total += content.byteLength;
               if (files.size >= limits.maxFiles) {
-                throw new UserError(`The repository has more than ${limits.maxFiles} files, over the limit; resolve-bot does not work on it.`);
+                throw new UserError(
+                  `The repository has more than ${limits.maxFiles} files, over the limit; resolve-bot does not work on it.`,
+                );
               }
               files.set(path, content.byteLength > limits.maxFileBytes ? content.byteLength : content);
               if ((header.mode ?? 0) & 0o111) executables.add(path);
@@ -87,7 +89,9 @@ export class TarballWorkspace extends Workspace {
     });
     if (failure) throw failure;
     if (total > limits.maxTotalBytes) {
-      throw new UserError(`The repository at ${revision.slice(0, 7)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`);
+      throw new UserError(
+        `The repository at ${revision.slice(0, 7)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`,
+      );
     }
     return new TarballWorkspace(files, executables, revision, limits);
   }

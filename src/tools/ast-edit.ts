@@ -129,7 +129,8 @@ export function collectOps(params: Partial<Params>): AstEditOp[] {
   const seen = new Set<string>();
   for (const op of ops) {
     if (op.pat.trim() === "") throw new UserError("A pattern (pat) is empty.");
-    if (seen.has(op.pat)) throw new UserError(`Duplicate pattern: ${JSON.stringify(op.pat)} is given more than once; give each pattern once.`);
+    if (seen.has(op.pat))
+      throw new UserError(`Duplicate pattern: ${JSON.stringify(op.pat)} is given more than once; give each pattern once.`);
     seen.add(op.pat);
   }
   return ops;
@@ -298,7 +299,9 @@ const factory: CustomToolFactory = (pi) => {
         ops = collectOps(params ?? {});
         if (rules !== undefined && ops.length > 0) throw new UserError("Give patterns (--pat/--out) or YAML rules, not both.");
         if (rules === undefined && ops.length === 0) {
-          throw new UserError("Nothing to do: give at least one pattern (--pat PATTERN --out REPLACEMENT), or YAML rules in a ```yaml block.");
+          throw new UserError(
+            "Nothing to do: give at least one pattern (--pat PATTERN --out REPLACEMENT), or YAML rules in a ```yaml block.",
+          );
         }
         if (rules !== undefined && rules.trim() === "") throw new UserError("The YAML rules are empty.");
         let forced: AstLang | undefined;
@@ -306,7 +309,9 @@ const factory: CustomToolFactory = (pi) => {
           if (rules !== undefined) throw new UserError("--lang applies to patterns; each YAML rule names its own language.");
           forced = langFromName(params.lang);
           if (forced === undefined) {
-            throw new UserError(`Unknown lang ${JSON.stringify(params.lang)}; /help lists the languages (e.g. typescript, python, go, rust).`);
+            throw new UserError(
+              `Unknown lang ${JSON.stringify(params.lang)}; /help lists the languages (e.g. typescript, python, go, rust).`,
+            );
           }
         }
         const paths = asList(params?.paths) ?? ["."];

@@ -65,7 +65,8 @@ async function readProject(trusted: WorkspaceReader): Promise<Project> {
   ] as const) {
     if (dirs.length === 0) continue;
     const { files: listed, unmatched } = await trusted.resolvePatterns(dirs);
-    if (unmatched.length > 0) throw new UserError(`${CONFIG} on the default branch names directories that hold no files: ${unmatched.join(", ")}.`);
+    if (unmatched.length > 0)
+      throw new UserError(`${CONFIG} on the default branch names directories that hold no files: ${unmatched.join(", ")}.`);
     for (const path of listed) {
       if (!/\.ya?ml$/.test(path)) continue;
       const text = await trusted.readText(path);
@@ -122,7 +123,9 @@ const factory: CustomToolFactory = (pi) => {
         const unknown = ids.filter((id) => !project.rules.has(id));
         if (unknown.length > 0) {
           const known = [...project.rules.keys()].sort();
-          throw new UserError(`No rule ${unknown.map((id) => JSON.stringify(id)).join(", ")} in the default branch's ast-grep project; its rules: ${known.join(", ") || "none"}.`);
+          throw new UserError(
+            `No rule ${unknown.map((id) => JSON.stringify(id)).join(", ")} in the default branch's ast-grep project; its rules: ${known.join(", ") || "none"}.`,
+          );
         }
         const chosen = ids.length > 0 ? ids : [...project.rules.keys()];
         const langs = new Set(chosen.map((id) => project.rules.get(id)));
@@ -130,10 +133,14 @@ const factory: CustomToolFactory = (pi) => {
           args: ["scan", ...(ids.length > 0 ? ["--filter", filterFor(ids)] : []), "--custom-languages", "ignore"],
           key: `fix\0${[...project.files].map(([path, text]) => `${path.length}:${path}${text.length}:${text}`).join("")}\0${ids.join("\0")}`,
           // languageGlobs may give a rule more files than its extensions: only a rule of unknown language widens the net
-          mayChange: (file) => langs.has(undefined) || langs.has(file.lang) || [...langs].some((lang) => lang !== undefined && hostsInjected(file.lang, lang)),
+          mayChange: (file) =>
+            langs.has(undefined) || langs.has(file.lang) || [...langs].some((lang) => lang !== undefined && hostsInjected(file.lang, lang)),
         };
         const selection = selectFiles(pi, params?.paths ?? ["."], undefined, [job]);
-        const results = await rewriteFiles([job], selection.files, { limits: cliLimits(), project: { files: project.files, config: CONFIG } });
+        const results = await rewriteFiles([job], selection.files, {
+          limits: cliLimits(),
+          project: { files: project.files, config: CONFIG },
+        });
         const rewritten = results.filter((file) => file.replacements > 0);
         const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
         if (total === 0) return textResult(["No fixes to apply", ...skippedLines(selection.skipped)].join("\n"));
@@ -144,7 +151,11 @@ const factory: CustomToolFactory = (pi) => {
         const details = {
           rules: ids,
           fixes: total,
-          files: rewritten.map((file) => ({ path: file.path, fixes: file.replacements, rules: Object.fromEntries([...file.rules].sort()) })),
+          files: rewritten.map((file) => ({
+            path: file.path,
+            fixes: file.replacements,
+            rules: Object.fromEntries([...file.rules].sort()),
+          })),
           ...(selection.skipped.length > 0 ? { skipped: selection.skipped } : {}),
         };
         pi.pushPendingAction({
@@ -158,7 +169,11 @@ const factory: CustomToolFactory = (pi) => {
           },
         });
         const lines = rewritten.map(
-          (file) => `- ${file.path}: ${[...file.rules].sort().map(([rule, count]) => `${rule} ×${count}`).join(", ")}`,
+          (file) =>
+            `- ${file.path}: ${[...file.rules]
+              .sort()
+              .map(([rule, count]) => `${rule} ×${count}`)
+              .join(", ")}`,
         );
         return textResult([label, ...lines, ...skippedLines(selection.skipped)].join("\n"), details);
       } catch (error) {

@@ -67,7 +67,10 @@ export interface PlanOptions {
 const PREFERENCES: ts.UserPreferences = {};
 
 /** Validates the pairs and lists the file moves, without loading TypeScript. */
-export async function validatePairs(workspace: WorkspaceReader, paths: readonly string[]): Promise<{ pairs: MovePair[]; moves: MovePair[] }> {
+export async function validatePairs(
+  workspace: WorkspaceReader,
+  paths: readonly string[],
+): Promise<{ pairs: MovePair[]; moves: MovePair[] }> {
   if (paths.length === 0 || paths.length % 2 !== 0) {
     throw new UserError(
       `move takes pairs of paths: /move <from> <to> [<from> <to> …]; got ${plural(paths.length, "path")}${paths.length % 2 ? " (an odd number)" : ""}.`,
@@ -90,10 +93,14 @@ export async function validatePairs(workspace: WorkspaceReader, paths: readonly 
       if (await workspace.exists(dir)) throw new UserError(`Cannot move ${from} to ${to}: ${dir} is a file.`);
     }
     for (const other of pairs.slice(0, index)) {
-      if (inside(from, other.from) || inside(other.from, from)) throw new UserError(`Cannot move ${from}: it is moved twice (also by ${other.from} → ${other.to}).`);
-      if (inside(to, other.to) || inside(other.to, to)) throw new UserError(`Cannot move ${from} to ${to}: ${other.from} is also moved to ${other.to}.`);
+      if (inside(from, other.from) || inside(other.from, from))
+        throw new UserError(`Cannot move ${from}: it is moved twice (also by ${other.from} → ${other.to}).`);
+      if (inside(to, other.to) || inside(other.to, to))
+        throw new UserError(`Cannot move ${from} to ${to}: ${other.from} is also moved to ${other.to}.`);
       if (inside(to, other.from) || inside(other.to, from)) {
-        throw new UserError(`Cannot move ${from} to ${to}: moves that depend on each other (${other.from} → ${other.to}) must be separate commands.`);
+        throw new UserError(
+          `Cannot move ${from} to ${to}: moves that depend on each other (${other.from} → ${other.to}) must be separate commands.`,
+        );
       }
     }
     if (isFile) moves.push({ from, to });
@@ -166,7 +173,11 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   const concerned = new Set<string>([...serviceFiles.filter(isCodeFile), ...moves.map((move) => move.from).filter(isCodeFile)]);
   for (const file of [...project.texts.keys()].sort()) {
     if (!isCodeFile(file) || concerned.has(file) || isInNodeModules(file)) continue;
-    if (specifiersOf(file).some((specifier) => isRelative(specifier.text) && moveMap.has(oldResolver.resolve(specifier.text, file, specifier.mode) ?? ""))) {
+    if (
+      specifiersOf(file).some(
+        (specifier) => isRelative(specifier.text) && moveMap.has(oldResolver.resolve(specifier.text, file, specifier.mode) ?? ""),
+      )
+    ) {
       concerned.add(file);
     }
   }
@@ -234,7 +245,17 @@ interface Specifier {
   mode: ts.ResolutionMode;
 }
 
-const REQUIRE_LIKE = new Set(["require", "require.resolve", "jest.mock", "jest.requireActual", "jest.requireMock", "jest.doMock", "vi.mock", "vi.importActual", "vi.doMock"]);
+const REQUIRE_LIKE = new Set([
+  "require",
+  "require.resolve",
+  "jest.mock",
+  "jest.requireActual",
+  "jest.requireMock",
+  "jest.doMock",
+  "vi.mock",
+  "vi.importActual",
+  "vi.doMock",
+]);
 
 function calleeName(expression: ts.Expression): string | undefined {
   if (ts.isIdentifier(expression)) return expression.text;
@@ -253,7 +274,12 @@ function needsDeepScan(text: string): boolean {
  * Every module specifier literal of a file, in source order. Without `deep`, only top-level
  * statements are looked at (imports, exports, `declare module`), which is all most files have.
  */
-function collectSpecifiers(sourceFile: ts.SourceFile, program: ts.Program | undefined, options: ts.CompilerOptions, deep: boolean): Specifier[] {
+function collectSpecifiers(
+  sourceFile: ts.SourceFile,
+  program: ts.Program | undefined,
+  options: ts.CompilerOptions,
+  deep: boolean,
+): Specifier[] {
   const out: Specifier[] = [];
   const add = (literal: ts.Node) => {
     if (!ts.isStringLiteralLike(literal)) return;
@@ -270,7 +296,8 @@ function collectSpecifiers(sourceFile: ts.SourceFile, program: ts.Program | unde
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node.moduleSpecifier);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression);
     else if (ts.isCallExpression(node) && node.arguments.length > 0) {
-      if (node.expression.kind === ts.SyntaxKind.ImportKeyword || REQUIRE_LIKE.has(calleeName(node.expression) ?? "")) add(node.arguments[0]!);
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword || REQUIRE_LIKE.has(calleeName(node.expression) ?? ""))
+        add(node.arguments[0]!);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
     else if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) add(node.name);
     if (deep) ts.forEachChild(node, visit);
@@ -346,4 +373,3 @@ export function makeSpecifier(fromFile: string, target: string, oldSpecifier: st
 }
 
 // ---- the tool ----
-

@@ -52,11 +52,15 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
           return textResult(`Moved ${plural(files, "file")} and updated ${plural(imports, "import")}.`);
         },
       });
-      const lines = [`Move preview: ${plural(files, "file")} to move, ${plural(imports, "import")} to update in ${plural(updatedFiles.length, "file")}.`];
+      const lines = [
+        `Move preview: ${plural(files, "file")} to move, ${plural(imports, "import")} to update in ${plural(updatedFiles.length, "file")}.`,
+      ];
       for (const pair of plan.pairs) lines.push(`- ${pair.from} → ${pair.to}`);
       if (updatedFiles.length > 0) {
         const shown = updatedFiles.slice(0, 20);
-        lines.push(`Imports updated in: ${shown.join(", ")}${updatedFiles.length > shown.length ? ` and ${updatedFiles.length - shown.length} more` : ""}.`);
+        lines.push(
+          `Imports updated in: ${shown.join(", ")}${updatedFiles.length > shown.length ? ` and ${updatedFiles.length - shown.length} more` : ""}.`,
+        );
       }
       for (const miss of plan.unresolved) {
         lines.push(`Warning: ${miss.file} imports "${miss.specifier}", which could not be pointed at ${miss.target}; check it by hand.`);

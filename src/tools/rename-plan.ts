@@ -52,7 +52,9 @@ function isIdentifierText(text: string): boolean {
 export function checkNewName(name: string, oldName: string): void {
   const isPrivate = oldName.startsWith("#");
   if (isPrivate !== name.startsWith("#")) {
-    throw new UserError(isPrivate ? `${oldName} is a private name; the new name must start with # too.` : `"${name}" is not a valid identifier.`);
+    throw new UserError(
+      isPrivate ? `${oldName} is a private name; the new name must start with # too.` : `"${name}" is not a valid identifier.`,
+    );
   }
   const bare = isPrivate ? name.slice(1) : name;
   if (!isIdentifierText(bare)) throw new UserError(`"${name}" is not a valid identifier.`);
@@ -158,7 +160,8 @@ export function findDeclarations(project: TsProject, query: string, file?: strin
 }
 
 export async function planRename(workspace: WorkspaceReader, from: string, to: string, file?: string): Promise<RenamePlan> {
-  if (typeof from !== "string" || from.trim() === "") throw new UserError("rename_symbol needs the current name: /rename-symbol <old> <new>.");
+  if (typeof from !== "string" || from.trim() === "")
+    throw new UserError("rename_symbol needs the current name: /rename-symbol <old> <new>.");
   if (typeof to !== "string" || to.trim() === "") throw new UserError("rename_symbol needs the new name: /rename-symbol <old> <new>.");
   const oldName = from.slice(from.lastIndexOf(".") + 1);
   checkNewName(to, oldName);
@@ -180,12 +183,16 @@ export async function planRename(workspace: WorkspaceReader, from: string, to: s
     const info = project.service.getRenameInfo(declaration.fileName, declaration.position, { allowRenameOfImportPath: false });
     if (!info.canRename) throw new UserError(`Cannot rename ${from}: ${info.localizedErrorMessage}`);
     const locations =
-      project.service.findRenameLocations(declaration.fileName, declaration.position, false, false, { providePrefixAndSuffixTextForRename: true }) ?? [];
+      project.service.findRenameLocations(declaration.fileName, declaration.position, false, false, {
+        providePrefixAndSuffixTextForRename: true,
+      }) ?? [];
     const byFile = new Map<string, ts.TextChange[]>();
     for (const location of locations) {
       const rel = toRel(location.fileName);
       if (rel === undefined || isInNodeModules(rel) || !project.texts.has(rel)) {
-        throw new UserError(`Cannot rename ${from}: it is also referenced in ${rel ?? location.fileName}, which resolve-bot does not change.`);
+        throw new UserError(
+          `Cannot rename ${from}: it is also referenced in ${rel ?? location.fileName}, which resolve-bot does not change.`,
+        );
       }
       const list = byFile.get(rel) ?? [];
       list.push({ span: location.textSpan, newText: `${location.prefixText ?? ""}${to}${location.suffixText ?? ""}` });
@@ -198,10 +205,14 @@ export async function planRename(workspace: WorkspaceReader, from: string, to: s
       const after = applyTextChanges(before, byFile.get(rel)!);
       if (after !== before) contents.set(rel, after);
     }
-    const candidate: RenameCandidate = { file: declaration.file, line: declaration.line, kind: declaration.kind, container: declaration.container };
+    const candidate: RenameCandidate = {
+      file: declaration.file,
+      line: declaration.line,
+      kind: declaration.kind,
+      container: declaration.container,
+    };
     return { from, to, declaration: candidate, references: locations.length, contents, serviceFiles };
   } finally {
     project.dispose();
   }
 }
-

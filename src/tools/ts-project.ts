@@ -72,7 +72,12 @@ function libSnapshot(fileName: string): ts.IScriptSnapshot | undefined {
 const baseRegistry = ts.createDocumentRegistry(true, "/");
 const registry: ts.DocumentRegistry = {
   ...baseRegistry,
-  releaseDocumentWithKey(filePath: ts.Path, key: ts.DocumentRegistryBucketKey, scriptKind?: ts.ScriptKind, impliedNodeFormat?: ts.ResolutionMode) {
+  releaseDocumentWithKey(
+    filePath: ts.Path,
+    key: ts.DocumentRegistryBucketKey,
+    scriptKind?: ts.ScriptKind,
+    impliedNodeFormat?: ts.ResolutionMode,
+  ) {
     if (filePath.startsWith(`${LIB_DIR}/`)) return;
     baseRegistry.releaseDocumentWithKey(filePath, key, scriptKind as ts.ScriptKind, impliedNodeFormat);
   },
@@ -274,7 +279,9 @@ export async function loadTsProject(workspace: WorkspaceReader, load: LoadOption
   const version = (rel: string): string => {
     let found = versions.get(rel);
     if (found === undefined) {
-      found = createHash("sha1").update(texts.get(rel) ?? "").digest("hex");
+      found = createHash("sha1")
+        .update(texts.get(rel) ?? "")
+        .digest("hex");
       versions.set(rel, found);
     }
     return found;

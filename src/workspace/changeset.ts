@@ -142,7 +142,9 @@ export class ChangeSet {
       if (change.kind !== "delete") hash.update(change.content);
       files[change.path] = hash.digest("hex").slice(0, 16);
     }
-    const digest = createHash("sha256").update(JSON.stringify(Object.entries(files))).digest("hex");
+    const digest = createHash("sha256")
+      .update(JSON.stringify(Object.entries(files)))
+      .digest("hex");
     return { digest, files };
   }
 

@@ -31,7 +31,8 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
   try {
     const out = path.join(dir, "results.json");
     const { markdown } = await runBench(["--corpus", "tiny", "--runs", "1", "--ts-runs", "1", "--out", out, "--work-dir", dir]);
-    for (const heading of ["## ast-edit", "## rename_symbol / move", "## GitHub API calls", "## Memory"]) expect(markdown).toContain(heading);
+    for (const heading of ["## ast-edit", "## rename_symbol / move", "## GitHub API calls", "## Memory"])
+      expect(markdown).toContain(heading);
     expect(markdown).toContain("| tiny | `console.log($$$A)` → `logger.debug($$$A)` | 4 / 4 |");
     const results = JSON.parse(await readFile(out, "utf8")) as Record<string, unknown>;
     for (const key of KEYS) expect([key, typeof at(results, key)]).toEqual([key, "number"]);

@@ -61,7 +61,10 @@ test("the gate's buttons resolve the top of the stack", async () => {
   expect(gate.output.title).toBe("Pending: Batch rename: 1 files");
 
   const before = bot.gh.comments(REPO, pr.number).length;
-  await deliver(bot, await bot.gh.webhooks.checkRunRequestedAction({ repo: REPO, checkRunId: gate.id, identifier: "discard", user: "mia" }));
+  await deliver(
+    bot,
+    await bot.gh.webhooks.checkRunRequestedAction({ repo: REPO, checkRunId: gate.id, identifier: "discard", user: "mia" }),
+  );
   await waitFor("the discard reply", () => (bot.gh.comments(REPO, pr.number).length > before ? true : undefined));
   expect(latestReply(bot, REPO, pr.number)).toBe(
     "Discarded batch rename. Reason: Discarded from the Checks tab by @\u2060mia\n\n---\nPending: AST Edit: 1 replacement in 1 file. Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
@@ -75,8 +78,12 @@ test("the gate's buttons resolve the top of the stack", async () => {
     return sha !== pr.headSha ? sha : undefined;
   });
   const commit = await bot.gh.commit(REPO, head);
-  expect(commit.message).toMatch(/^AST Edit: 1 replacement in 1 file\n\nApplied from the Checks tab by @mia\n\nResolve-Action: .*\nCo-authored-by: mia </);
-  await waitFor("the gate on the new head", () => runsOn(bot, REPO, head).find((run) => run.name === "resolve-bot" && run.conclusion === "success"));
+  expect(commit.message).toMatch(
+    /^AST Edit: 1 replacement in 1 file\n\nApplied from the Checks tab by @mia\n\nResolve-Action: .*\nCo-authored-by: mia </,
+  );
+  await waitFor("the gate on the new head", () =>
+    runsOn(bot, REPO, head).find((run) => run.name === "resolve-bot" && run.conclusion === "success"),
+  );
 });
 
 test("/help lists the tools (custom ones too) and explains /resolve separately", async () => {

@@ -18,7 +18,12 @@ async function commitsOn(branch: string, base: string): Promise<string[]> {
 }
 
 test("a push between the bot's read and its ref update fails the apply as stale; nothing lost, nothing doubled", async () => {
-  const pr = await bot.gh.createPullRequest({ repo: REPO, head: "push-race", user: "alice", commits: [{ files: { "n.md": "1\n" }, message: "start" }] });
+  const pr = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: "push-race",
+    user: "alice",
+    commits: [{ files: { "n.md": "1\n" }, message: "start" }],
+  });
   await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/a.ts");
   let concurrent = "";
   bot.gh.onceBefore("PATCH /repos/:o/:r/git/refs/*", async () => {
@@ -33,9 +38,17 @@ test("a push between the bot's read and its ref update fails the apply as stale;
   expect(await commitsOn("push-race", "main")).toEqual(["someone else's push", "start"]);
 
   // GitHub then sends synchronize; the action is previewed again on the new head and applies there.
-  const sync = await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: concurrent });
+  const sync = await bot.gh.webhooks.pullRequest({
+    repo: REPO,
+    number: pr.number,
+    action: "synchronize",
+    before: pr.headSha,
+    after: concurrent,
+  });
   await deliver(bot, sync);
-  await waitFor("the re-preview", () => runsOn(bot, REPO, concurrent).find((run) => run.name.startsWith("resolve-bot: AST Edit") && run.status === "in_progress"));
+  await waitFor("the re-preview", () =>
+    runsOn(bot, REPO, concurrent).find((run) => run.name.startsWith("resolve-bot: AST Edit") && run.status === "in_progress"),
+  );
   const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply go");
   expect(applied.done).toBe("rocket");
   expect(await commitsOn("push-race", "main")).toEqual(["AST Edit: 1 replacement in 1 file", "someone else's push", "start"]);
@@ -43,7 +56,12 @@ test("a push between the bot's read and its ref update fails the apply as stale;
 });
 
 test("two /resolve apply comments delivered at the same moment: exactly one commit per popped action", async () => {
-  const pr = await bot.gh.createPullRequest({ repo: REPO, head: "double", user: "alice", commits: [{ files: { "n.md": "x\n" }, message: "start" }] });
+  const pr = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: "double",
+    user: "alice",
+    commits: [{ files: { "n.md": "x\n" }, message: "start" }],
+  });
   await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/a.ts");
   await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.warn($$$A)' --paths src/b.ts");
   const first = bot.gh.webhooks.issueComment({ repo: REPO, number: pr.number, body: "/resolve apply one", user: "alice" });
@@ -64,7 +82,12 @@ test("two /resolve apply comments delivered at the same moment: exactly one comm
 
 test("a redelivered webhook (same X-GitHub-Delivery) does nothing the second time", async () => {
   const pr = await bot.gh.createPullRequest({ repo: REPO, head: "redeliver", user: "alice", commits: [{ files: { "n.md": "r\n" } }] });
-  const event = bot.gh.webhooks.issueComment({ repo: REPO, number: pr.number, body: "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/a.ts", user: "alice" });
+  const event = bot.gh.webhooks.issueComment({
+    repo: REPO,
+    number: pr.number,
+    body: "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/a.ts",
+    user: "alice",
+  });
   await deliver(bot, event, "delivery-42");
   await waitFor("the first run", () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket"));
   const comments = bot.gh.comments(REPO, pr.number).length;

@@ -97,7 +97,12 @@ test("a comment with 200 commands is refused whole: one reply, no check run", as
 test("a permission written as the command is typed (`ast-edit: admin`) is enforced", async () => {
   await bot.gh.createRepo("acme", "guarded", { ...FILES, ".github/resolve-bot.yml": "permissions:\n  AST-Edit: admin\n" });
   bot.gh.setPermission("acme/guarded", "alice", "write");
-  const pr = await bot.gh.createPullRequest({ repo: "acme/guarded", head: "topic", user: "alice", commits: [{ files: { "docs/x.md": "x\n" } }] });
+  const pr = await bot.gh.createPullRequest({
+    repo: "acme/guarded",
+    head: "topic",
+    user: "alice",
+    commits: [{ files: { "docs/x.md": "x\n" } }],
+  });
   const result = await comment(bot, "acme/guarded", pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'");
   expect(result.done).toBe("confused");
   expect(result.reply).toBe("Sorry, `/ast-edit` needs admin permission on this repository, and alice has write. Nothing was changed.");

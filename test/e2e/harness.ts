@@ -65,7 +65,10 @@ export async function startBot(extraEnv: Record<string, string> = {}): Promise<B
     `the bot server on port ${port}`,
     async () => {
       if (child.exitCode !== null) throw new Error(`the bot server exited: ${output}`);
-      return fetch(`${base}/ping`).then((response) => response.ok || undefined, () => undefined);
+      return fetch(`${base}/ping`).then(
+        (response) => response.ok || undefined,
+        () => undefined,
+      );
     },
     30_000,
   );
@@ -88,19 +91,29 @@ export async function deliver(bot: Bot, event: WebhookEvent, deliveryId?: string
 }
 
 /** Posts a PR comment as `user` and waits until the bot has finished with it (🚀 or 😕). */
-export async function comment(bot: Bot, repo: string, number: number, user: string, body: string): Promise<{ commentId: number; done: string; reply: string }> {
+export async function comment(
+  bot: Bot,
+  repo: string,
+  number: number,
+  user: string,
+  body: string,
+): Promise<{ commentId: number; done: string; reply: string }> {
   const event = bot.gh.webhooks.issueComment({ repo, number, body, user });
   const before = bot.gh.comments(repo, number).length;
   expectStatus(await deliver(bot, event));
-  const done = await waitFor(`the bot to finish with comment ${event.commentId}`, () =>
-    bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
+  const done = await waitFor(
+    `the bot to finish with comment ${event.commentId}`,
+    () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
   );
   return { commentId: event.commentId, done, reply: latestReply(bot, repo, number, before) };
 }
 
 /** The bot's newest comment on a PR posted after `afterCount` comments existed. */
 export function latestReply(bot: Bot, repo: string, number: number, afterCount = 0): string {
-  const replies = bot.gh.comments(repo, number).slice(afterCount).filter((entry) => entry.user === bot.gh.botLogin);
+  const replies = bot.gh
+    .comments(repo, number)
+    .slice(afterCount)
+    .filter((entry) => entry.user === bot.gh.botLogin);
   return replies.at(-1)?.body ?? "";
 }
 

@@ -26,7 +26,13 @@ async function openPr(head: string) {
 
 test("/ast-edit previews; /resolve apply commits exactly the preview as one verified commit", async () => {
   const pr = await openPr("feature-apply");
-  const previewed = await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src");
+  const previewed = await comment(
+    bot,
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src",
+  );
   expect(previewed.done).toBe("rocket");
   expect(bot.gh.reactions(previewed.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
 
@@ -42,16 +48,18 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
     ["src/main.ts", 1],
   ]);
   const gate = runs.find((run) => run.name === "resolve-bot")!;
-  expect([gate.status, gate.conclusion, gate.output.title]).toEqual(["completed", "action_required", "Pending: AST Edit: 2 replacements in 2 files"]);
+  expect([gate.status, gate.conclusion, gate.output.title]).toEqual([
+    "completed",
+    "action_required",
+    "Pending: AST Edit: 2 replacements in 2 files",
+  ]);
   expect(gate.actions.map((button) => [button.label, button.identifier])).toEqual([
     ["Apply newest", "apply"],
     ["Discard newest", "discard"],
   ]);
   expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet");
   expect(previewed.reply).toContain("```diff\ndiff --git a/src/log.ts b/src/log.ts");
-  expect(previewed.reply).toMatch(
-    /---\nNext: `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/,
-  );
+  expect(previewed.reply).toMatch(/---\nNext: `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/);
   // The preview wrote nothing to the repository.
   expect(await bot.gh.branchSha(REPO, "feature-apply")).toBe(pr.headSha);
 
@@ -87,9 +95,7 @@ test("nothing pending and discard use the spec's messages verbatim", async () =>
   expect([nothing.done, nothing.reply]).toEqual(["confused", "No pending action to resolve. Nothing to apply or discard."]);
   await comment(bot, REPO, pr.number, "alice", "/rename-symbol run execute");
   const discarded = await comment(bot, REPO, pr.number, "alice", "/resolve discard not needed");
-  expect(discarded.reply).toBe(
-    "Discarded: Rename Symbol: run → execute (3 references in 2 files). Reason: not needed",
-  );
+  expect(discarded.reply).toBe("Discarded: Rename Symbol: run → execute (3 references in 2 files). Reason: not needed");
   const run = runsOn(bot, REPO, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: Rename Symbol"))!;
   expect([run.status, run.conclusion]).toEqual(["completed", "cancelled"]);
   expect(await bot.gh.branchSha(REPO, "feature-discard")).toBe(pr.headSha);
@@ -104,13 +110,21 @@ test("two previews: discard pops the second; the first stays pending and moves t
   expect(discarded.reply).toMatch(/Pending: AST Edit: 1 replacement in 1 file\. Resolve it with/);
 
   const pushed = await bot.gh.pushCommit(REPO, "feature-lifo", { files: { "docs/more.md": "more\n" }, author: "alice" });
-  const sync = await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed });
+  const sync = await bot.gh.webhooks.pullRequest({
+    repo: REPO,
+    number: pr.number,
+    action: "synchronize",
+    before: pr.headSha,
+    after: pushed,
+  });
   expect(await deliver(bot, sync)).toBeLessThan(300);
   await waitFor("the resync reply", () => latestReply(bot, REPO, pr.number).startsWith("New commits were pushed") || undefined);
   expect(latestReply(bot, REPO, pr.number)).toContain("- AST Edit: 1 replacement in 1 file: the preview");
   const moved = runsOn(bot, REPO, pushed).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
   expect(moved.status).toBe("in_progress");
-  expect(moved.output.summary).toContain(`Previewed again on ${pushed.slice(0, 7)} after new commits (was ${pr.headSha.slice(0, 7)}): the preview`);
+  expect(moved.output.summary).toContain(
+    `Previewed again on ${pushed.slice(0, 7)} after new commits (was ${pr.headSha.slice(0, 7)}): the preview`,
+  );
   const old = runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
   expect([old.status, old.conclusion]).toEqual(["completed", "neutral"]);
 
@@ -127,7 +141,10 @@ test("a push that leaves nothing to change closes the pending action as neutral"
     files: { "src/log.ts": "export function run(x: number) {\n  return x;\n}\n" },
     author: "alice",
   });
-  await deliver(bot, await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed }));
+  await deliver(
+    bot,
+    await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed }),
+  );
   await waitFor("the resync reply", () => latestReply(bot, REPO, pr.number).startsWith("New commits were pushed") || undefined);
   expect(latestReply(bot, REPO, pr.number)).toBe(
     `New commits were pushed (${pr.headSha.slice(0, 7)} → ${pushed.slice(0, 7)}), so the pending edits were previewed again:\n- AST Edit: 1 replacement in 1 file: closed, nothing left to change (the tool no longer proposes this change; it says: No replacements made).`,

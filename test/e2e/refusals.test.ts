@@ -30,14 +30,19 @@ function repositoryWrites() {
 }
 
 test.each([
-  ["a read-only commenter", "rita", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'", "Sorry, `/ast-edit` needs write permission on this repository, and rita has read. Nothing was changed."],
-  ["an unknown tool", "alice", "/frobnicate now", "Unknown command `/frobnicate`. Known commands: `/ast-edit`, `/ast-fix`, `/move`, `/rename-symbol`, `/resolve`, `/help`, `/pending`."],
   [
-    "bad arguments",
-    "alice",
-    "/ast-edit --pat 'console.log($$$A)' --bogus",
-    "`/ast-edit` was not run:\n\n- Unknown option --bogus.",
+    "a read-only commenter",
+    "rita",
+    "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'",
+    "Sorry, `/ast-edit` needs write permission on this repository, and rita has read. Nothing was changed.",
   ],
+  [
+    "an unknown tool",
+    "alice",
+    "/frobnicate now",
+    "Unknown command `/frobnicate`. Known commands: `/ast-edit`, `/ast-fix`, `/move`, `/rename-symbol`, `/resolve`, `/help`, `/pending`.",
+  ],
+  ["bad arguments", "alice", "/ast-edit --pat 'console.log($$$A)' --bogus", "`/ast-edit` was not run:\n\n- Unknown option --bogus."],
   ["a path outside the repository", "alice", "/move src/a.ts ../a.ts", 'Path "../a.ts" leaves the repository ("..").'],
 ])("%s: a clear reply, zero writes", async (_what, user, body, expected) => {
   const result = await comment(bot, REPO, prNumber, user, body);
@@ -65,7 +70,9 @@ test("comments by bots, on issues, or without commands are ignored entirely", as
 });
 
 test("a bad .github/resolve-bot.yml on the default branch is answered with its errors", async () => {
-  await bot.gh.pushCommit(REPO, "main", { files: { ".github/resolve-bot.yml": "steering: sometimes\nmystery: 1\ntools: [ast_edit, teleport]\n" } });
+  await bot.gh.pushCommit(REPO, "main", {
+    files: { ".github/resolve-bot.yml": "steering: sometimes\nmystery: 1\ntools: [ast_edit, teleport]\n" },
+  });
   try {
     const result = await comment(bot, REPO, prNumber, "alice", "/help");
     expect(result.done).toBe("confused");
@@ -109,7 +116,9 @@ test("fork pull requests: previews work; apply is refused with a patch ready for
   expect(applied.reply).toContain(
     "Apply failed: this pull request comes from the fork bob/gadgets, and GitHub does not let apps push to forks. The edit stays pending; the author can apply it with `git apply`:",
   );
-  expect(applied.reply).toContain('```diff\ndiff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n export const a = 1;\n-console.log("a", a);\n+logger.info("a", a);\n');
+  expect(applied.reply).toContain(
+    '```diff\ndiff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n export const a = 1;\n-console.log("a", a);\n+logger.info("a", a);\n',
+  );
   expect(applied.reply).toMatch(/Pending: AST Edit: 2 replacements in 2 files\. Resolve it with/);
   expect(repositoryWrites()).toEqual([]);
   expect(runsOn(bot, REPO, fork.headSha).find((run) => run.name.startsWith("resolve-bot: AST Edit"))?.status).toBe("in_progress");

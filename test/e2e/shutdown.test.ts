@@ -31,8 +31,14 @@ test("a running command finishes after SIGTERM; new webhooks are refused; exit c
   await expect(deliver(bot, late)).rejects.toThrow();
   expect(await exited).toBe(0);
   expect(bot.gh.reactions(event.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
-  const reply = bot.gh.comments(REPO, pr.number).filter((entry) => entry.user === bot.gh.botLogin).at(-1)!.body;
+  const reply = bot.gh
+    .comments(REPO, pr.number)
+    .filter((entry) => entry.user === bot.gh.botLogin)
+    .at(-1)!.body;
   expect(reply).toContain("Waited 2500 ms.");
-  expect(bot.gh.checkRuns(REPO, { headSha: pr.headSha }).map((run) => [run.name, run.status])).toContainEqual(["resolve-bot: Slow note: 2500 ms", "in_progress"]);
+  expect(bot.gh.checkRuns(REPO, { headSha: pr.headSha }).map((run) => [run.name, run.status])).toContainEqual([
+    "resolve-bot: Slow note: 2500 ms",
+    "in_progress",
+  ]);
   expect(bot.output()).toContain("all commands finished");
 });

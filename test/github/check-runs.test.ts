@@ -3,7 +3,16 @@ import { decodeRecord } from "../../src/github/record-codec.js";
 import type { PendingRecord } from "../../src/core/store.js";
 import { fakeOctokit } from "../helpers/fake-octokit.js";
 
-const pr = () => ({ owner: "o", repo: "r", number: 7, headSha: "a".repeat(40), headRef: "topic", headRepo: "o/r", isFork: false, state: "open" });
+const pr = () => ({
+  owner: "o",
+  repo: "r",
+  number: 7,
+  headSha: "a".repeat(40),
+  headRef: "topic",
+  headRepo: "o/r",
+  isFork: false,
+  state: "open",
+});
 const options = { gateCheck: true, commitUrl: (sha: string) => `https://example.test/commit/${sha}` };
 
 function draft(label: string): Omit<PendingRecord, "seq"> {
@@ -26,7 +35,8 @@ function draft(label: string): Omit<PendingRecord, "seq"> {
 /** A diff with `hunks` hunks in one file, each changing one line. */
 function bigDiff(hunks: number, lineLength = 10): string {
   const lines = ["diff --git a/a.ts b/a.ts", "--- a/a.ts", "+++ b/a.ts"];
-  for (let index = 0; index < hunks; index++) lines.push(`@@ -${index * 10 + 1} +${index * 10 + 1} @@`, `-${"x".repeat(lineLength)}`, `+${"y".repeat(lineLength)}`);
+  for (let index = 0; index < hunks; index++)
+    lines.push(`@@ -${index * 10 + 1} +${index * 10 + 1} @@`, `-${"x".repeat(lineLength)}`, `+${"y".repeat(lineLength)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -61,7 +71,14 @@ describe("CheckRunStore", () => {
 
   test("repeated labels get the sequence number; the stack is read from one list call, newest first", async () => {
     const existing = [
-      { id: 1, name: "resolve-bot: Same", status: "in_progress", conclusion: null, external_id: "x", output: { title: "Same", summary: "" } },
+      {
+        id: 1,
+        name: "resolve-bot: Same",
+        status: "in_progress",
+        conclusion: null,
+        external_id: "x",
+        output: { title: "Same", summary: "" },
+      },
     ];
     const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => existing });
     const store = new CheckRunStore(octokit, pr(), options);
@@ -117,7 +134,12 @@ describe("CheckRunStore", () => {
     await store.pop({ id: "id-Edit", action: "discard", reason: "r", actor: "a", message: "m" });
     await store.updateGate();
     const empty = calls.at(-1)!.params;
-    expect([calls.at(-1)!.method, empty.conclusion, empty.output.title, empty.actions]).toEqual(["checks.update", "success", "No pending edits", []]);
+    expect([calls.at(-1)!.method, empty.conclusion, empty.output.title, empty.actions]).toEqual([
+      "checks.update",
+      "success",
+      "No pending edits",
+      [],
+    ]);
   });
 
   test("gate_check: false never writes a gate", async () => {

@@ -5,7 +5,16 @@ import { MemoryWorkspace } from "../../src/workspace/workspace.js";
 import { fakeOctokit } from "../helpers/fake-octokit.js";
 
 const HEAD = "c".repeat(40);
-const pr = (isFork = false) => ({ owner: "o", repo: "r", number: 1, headSha: HEAD, headRef: "topic", headRepo: isFork ? "f/r" : "o/r", isFork, state: "open" });
+const pr = (isFork = false) => ({
+  owner: "o",
+  repo: "r",
+  number: 1,
+  headSha: HEAD,
+  headRef: "topic",
+  headRepo: isFork ? "f/r" : "o/r",
+  isFork,
+  state: "open",
+});
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
 function responses() {
@@ -24,7 +33,8 @@ describe("commitChangeSet", () => {
     const files: Record<string, string | Uint8Array> = { "old.txt": "same\n", "gone.txt": "bye\n", "img.png": png };
     for (let index = 0; index < 400; index++) files[`src/f${String(index).padStart(3, "0")}.ts`] = `export const v = ${index};\n`;
     const changes = new ChangeSet(new MemoryWorkspace(files, HEAD));
-    for (let index = 0; index < 400; index++) await changes.write(`src/f${String(index).padStart(3, "0")}.ts`, `export const v = ${index + 1};\n`);
+    for (let index = 0; index < 400; index++)
+      await changes.write(`src/f${String(index).padStart(3, "0")}.ts`, `export const v = ${index + 1};\n`);
     await changes.rename("old.txt", "new.txt");
     await changes.delete("gone.txt");
     await changes.write("img2.png", png);
@@ -53,9 +63,19 @@ describe("commitChangeSet", () => {
     const gitSha = execFileSync("git", ["hash-object", "--stdin"], { input: "same\n", encoding: "utf8" }).trim();
     expect(entries.find((entry: any) => entry.path === "new.txt")).toEqual({ path: "new.txt", mode: "100644", type: "blob", sha: gitSha });
     expect(gitBlobSha(Buffer.from("same\n"))).toBe(gitSha);
-    expect(entries.find((entry: any) => entry.path === "img2.png")).toEqual({ path: "img2.png", mode: "100644", type: "blob", sha: "blob-png" });
+    expect(entries.find((entry: any) => entry.path === "img2.png")).toEqual({
+      path: "img2.png",
+      mode: "100644",
+      type: "blob",
+      sha: "blob-png",
+    });
     expect(calls.find((call) => call.method === "git.createBlob")!.params.encoding).toBe("base64");
-    expect(entries.find((entry: any) => entry.path === "src/f000.ts")).toEqual({ path: "src/f000.ts", mode: "100644", type: "blob", content: "export const v = 1;\n" });
+    expect(entries.find((entry: any) => entry.path === "src/f000.ts")).toEqual({
+      path: "src/f000.ts",
+      mode: "100644",
+      type: "blob",
+      content: "export const v = 1;\n",
+    });
     const commit = calls.find((call) => call.method === "git.createCommit")!.params;
     expect(commit).toEqual({ owner: "o", repo: "r", message: "msg\n", tree: "tree3", parents: [HEAD] });
     expect(calls.at(-1)!.params).toEqual({ owner: "o", repo: "r", ref: "heads/topic", sha: "d".repeat(40), force: false });
@@ -76,9 +96,21 @@ describe("commitChangeSet", () => {
   });
 
   test.each([
-    [422, "Reference does not exist", "the branch topic no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it."],
-    [422, "Protected branch update failed for refs/heads/topic.", "GitHub refused the push to topic: Protected branch update failed for refs/heads/topic.. Nothing was committed; the edit stays pending."],
-    [403, "Repository rule violations found: Cannot update this protected ref.", "GitHub refused the push to topic: Repository rule violations found: Cannot update this protected ref.. Nothing was committed; the edit stays pending."],
+    [
+      422,
+      "Reference does not exist",
+      "the branch topic no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it.",
+    ],
+    [
+      422,
+      "Protected branch update failed for refs/heads/topic.",
+      "GitHub refused the push to topic: Protected branch update failed for refs/heads/topic.. Nothing was committed; the edit stays pending.",
+    ],
+    [
+      403,
+      "Repository rule violations found: Cannot update this protected ref.",
+      "GitHub refused the push to topic: Repository rule violations found: Cannot update this protected ref.. Nothing was committed; the edit stays pending.",
+    ],
   ])("a %d %j ref refusal is named as it is, not as a race", async (status, message, expected) => {
     const changes = new ChangeSet(new MemoryWorkspace({ "a.txt": "a\n" }, HEAD));
     await changes.write("a.txt", "b\n");
@@ -111,7 +143,9 @@ describe("commitChangeSet", () => {
       },
       "git.getRef": () => ({ object: { sha: HEAD } }),
     });
-    await expect(commitChangeSet(failing.octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow("Server Error");
+    await expect(commitChangeSet(failing.octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(
+      "Server Error",
+    );
   });
 
   test("forks and workflow files are refused before any call", async () => {
@@ -125,6 +159,11 @@ describe("commitChangeSet", () => {
       "this change touches .github/workflows/ci.yml, and the app does not have the `workflows` permission",
     );
     expect(calls).toEqual([]);
-    expect(await commitChangeSet(octokit, pr(), new ChangeSet(new MemoryWorkspace({}, HEAD)), { message: "m", canWriteWorkflows: async () => true })).toBeUndefined();
+    expect(
+      await commitChangeSet(octokit, pr(), new ChangeSet(new MemoryWorkspace({}, HEAD)), {
+        message: "m",
+        canWriteWorkflows: async () => true,
+      }),
+    ).toBeUndefined();
   });
 });

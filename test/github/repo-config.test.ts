@@ -36,10 +36,18 @@ describe("repo config", () => {
   test("unknown keys and bad values are named", () => {
     expect(parseRepoConfig({ steering: "loose", limits: { max_files: 0, other: 1 }, colour: "red" })).toEqual({
       ok: false,
-      errors: ["colour: unknown key", "steering: expected union value", "limits.other: unknown key", "limits.max_files: expected integer to be greater or equal to 1"],
+      errors: [
+        "colour: unknown key",
+        "steering: expected union value",
+        "limits.other: unknown key",
+        "limits.max_files: expected integer to be greater or equal to 1",
+      ],
     });
     const parsed = parseRepoConfig({ tools: ["ast_edit", "teleport"], permissions: { nope: "read" } });
-    expect(parsed.ok && checkNames(parsed.config, ["ast_edit", "resolve", "help", "pending"])).toEqual(['tools: unknown tool "teleport"', "permissions.nope: unknown command"]);
+    expect(parsed.ok && checkNames(parsed.config, ["ast_edit", "resolve", "help", "pending"])).toEqual([
+      'tools: unknown tool "teleport"',
+      "permissions.nope: unknown command",
+    ]);
   });
 
   test.each(["ast-edit", "ast_edit", "AST-Edit", "Ast_Edit"])("%s in tools and permissions means /ast-edit", (spelling) => {

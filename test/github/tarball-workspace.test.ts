@@ -10,7 +10,8 @@ async function tarGz(entries: Entry[]): Promise<Buffer> {
   pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
   const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
   for (const entry of entries) {
-    if (entry.type === "symlink" || entry.type === "directory") pack.entry({ name: entry.name, type: entry.type, linkname: entry.linkname });
+    if (entry.type === "symlink" || entry.type === "directory")
+      pack.entry({ name: entry.name, type: entry.type, linkname: entry.linkname });
     else pack.entry({ name: entry.name, mode: entry.mode ?? 0o644 }, entry.content ?? "");
   }
   pack.finalize();
@@ -41,7 +42,9 @@ describe("TarballWorkspace", () => {
   test("a file over the per-file limit is listed but reads say why", async () => {
     const archive = await tarGz([{ name: `${TOP}big.txt`, content: "x".repeat(150) }]);
     const workspace = await TarballWorkspace.fromTarGz(archive, "abc1234", LIMITS);
-    await expect(workspace.readText("big.txt")).rejects.toThrow("big.txt is 150 B, over the 100 B per-file limit; resolve-bot leaves it alone.");
+    await expect(workspace.readText("big.txt")).rejects.toThrow(
+      "big.txt is 150 B, over the 100 B per-file limit; resolve-bot leaves it alone.",
+    );
   });
 
   test("too many files or too many bytes are clear errors", async () => {
@@ -55,8 +58,8 @@ describe("TarballWorkspace", () => {
     );
     // A decompression bomb stops at gunzip, long before the entries are read.
     const bomb = Array.from({ length: 3 }, (_, index) => ({ name: `${TOP}z${index}.txt`, content: "0".repeat(2_000_000) }));
-    await expect(TarballWorkspace.fromTarGz(await tarGz(bomb), "abc1234", { maxFiles: 5, maxFileBytes: 10, maxTotalBytes: 10 })).rejects.toThrow(
-      "The repository at abc1234 is larger than the 10 B limit.",
-    );
+    await expect(
+      TarballWorkspace.fromTarGz(await tarGz(bomb), "abc1234", { maxFiles: 5, maxFileBytes: 10, maxTotalBytes: 10 }),
+    ).rejects.toThrow("The repository at abc1234 is larger than the 10 B limit.");
   });
 });

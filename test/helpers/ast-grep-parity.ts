@@ -76,7 +76,12 @@ export function cliScan(scratch: string, source: string, rules: string): Promise
 export async function filesWithErrors(dir: string, languages: readonly string[]): Promise<Set<string>> {
   const rules = languages.map((language, i) => `id: error-${i}\nlanguage: ${language}\nrule: { kind: ERROR }\n`).join("---\n");
   const stdout = await runCli(["scan", "--inline-rules", rules, "--json=stream", "."], dir);
-  return new Set(stdout.split("\n").filter((line) => line !== "").map((line) => (JSON.parse(line) as { file: string }).file));
+  return new Set(
+    stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => (JSON.parse(line) as { file: string }).file),
+  );
 }
 
 let tool: AnyToolDefinition | undefined;

@@ -6,7 +6,12 @@ export interface Call {
 
 /** Answers for calls a test did not script: a plain commit (no `Resolve-Action:` trailer). */
 const defaults: Record<string, (params: Record<string, any>) => unknown> = {
-  "git.getCommit": (params) => ({ sha: params.commit_sha, message: "a commit\n", parents: [{ sha: "p".repeat(40) }], tree: { sha: "tree0" } }),
+  "git.getCommit": (params) => ({
+    sha: params.commit_sha,
+    message: "a commit\n",
+    parents: [{ sha: "p".repeat(40) }],
+    tree: { sha: "tree0" },
+  }),
 };
 
 export function fakeOctokit(responses: Record<string, (params: Record<string, any>, calls: Call[]) => unknown> = {}) {

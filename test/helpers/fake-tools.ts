@@ -55,7 +55,11 @@ export const noteTool: CustomToolFactory = (pi) => ({
         ...(params.plainSource ? {} : { sourceToolName: "note" }),
         apply: async (reason) => ({ content: [{ type: "text", text: `Noted ${params.name}${suffix}. Reason: ${reason}` }] }),
         ...(params.withReject
-          ? { reject: async (reason: string) => ({ content: [{ type: "text" as const, text: `Dropped ${params.name}${suffix}. Reason: ${reason}` }] }) }
+          ? {
+              reject: async (reason: string) => ({
+                content: [{ type: "text" as const, text: `Dropped ${params.name}${suffix}. Reason: ${reason}` }],
+              }),
+            }
           : {}),
       });
     }
@@ -87,7 +91,8 @@ export async function harness(factories: CustomToolFactory[], files: Record<stri
       const net = await changes.resolveChanges();
       if (net.length === 0) return undefined;
       const written: Record<string, string> = {};
-      for (const change of net) written[change.path] = change.kind === "delete" ? "<deleted>" : Buffer.from(change.content).toString("utf8");
+      for (const change of net)
+        written[change.path] = change.kind === "delete" ? "<deleted>" : Buffer.from(change.content).toString("utf8");
       commits.push({ changes, message: request.message, files: written });
       return `commit${commits.length}`;
     },

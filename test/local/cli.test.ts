@@ -124,7 +124,9 @@ describe("resolve-bot CLI", () => {
     expect(cli(repo, ["preview"]).code).toBe(2);
     const unknownTool = cli(repo, ["preview", "--", "/nope"]);
     expect(unknownTool.code).toBe(1);
-    expect(unknownTool.err).toBe("Unknown command /nope. Known commands: /ast-edit, /ast-fix, /move, /rename-symbol, /resolve, /help, /pending.\n");
+    expect(unknownTool.err).toBe(
+      "Unknown command /nope. Known commands: /ast-edit, /ast-fix, /move, /rename-symbol, /resolve, /help, /pending.\n",
+    );
   });
 
   test("--paths a b previews both paths and nothing else", () => {

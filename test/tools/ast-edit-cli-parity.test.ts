@@ -8,17 +8,29 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { changedFiles, cliRewrite as cliRewriteIn, expectSameTrees, filesWithErrors, readTree, toolRewrite, type Op } from "../helpers/ast-grep-parity.js";
+import {
+  changedFiles,
+  cliRewrite as cliRewriteIn,
+  expectSameTrees,
+  filesWithErrors,
+  readTree,
+  toolRewrite,
+  type Op,
+} from "../helpers/ast-grep-parity.js";
 
 const ROOT = process.cwd();
 const RXJS = path.join(ROOT, "node_modules/rxjs/src");
 
 /** Generated non-TypeScript cases (kept inline: tsc would type-check a .tsx fixture). */
 const MIXED: Record<string, string> = {
-  "app.jsx": "// A small React-ish module: JSX, arrow functions, console calls.\nimport React from \"react\";\n\nexport function Greeting({ name, items }) {\n  console.log(\"render\", name,\n    items.length);\n  const list = items.map((item) => <li key={item.id}>{item.label}</li>);\n  if (!name) {\n    console.log(\"no name\");\n    return null;\n  }\n  return (\n    <div className=\"greeting\">\n      <h1>Héllo, {name} — ünïcödé ✓ 😀</h1>\n      <ul>{list}</ul>\n    </div>\n  );\n}\n\nexport const double = (x) => x * 2;\nexport const same = (a) => a === a;\n",
-  "nested/long-lines.ts": "const filler = [\"item0\", \"item1\", \"item2\", \"item3\", \"item4\", \"item5\", \"item6\", \"item7\", \"item8\", \"item9\", \"item10\", \"item11\", \"item12\", \"item13\", \"item14\", \"item15\", \"item16\", \"item17\", \"item18\", \"item19\", \"item20\", \"item21\", \"item22\", \"item23\", \"item24\", \"item25\", \"item26\", \"item27\", \"item28\", \"item29\", \"item30\", \"item31\", \"item32\", \"item33\", \"item34\", \"item35\", \"item36\", \"item37\", \"item38\", \"item39\", \"item40\", \"item41\", \"item42\", \"item43\", \"item44\", \"item45\", \"item46\", \"item47\", \"item48\", \"item49\", \"item50\", \"item51\", \"item52\", \"item53\", \"item54\", \"item55\", \"item56\", \"item57\", \"item58\", \"item59\", \"item60\", \"item61\", \"item62\", \"item63\", \"item64\", \"item65\", \"item66\", \"item67\", \"item68\", \"item69\", \"item70\", \"item71\", \"item72\", \"item73\", \"item74\", \"item75\", \"item76\", \"item77\", \"item78\", \"item79\"]; if (filler.length) {\n    console.log(filler,\n        filler.length);\n}\nexport function crlf(a) {\r\n    console.log(a,\r\n        a);\r\n}\r\n",
-  "util.mjs": "export function add(a, b) { return a + b; }\nexport function nested(x) {\n    if (x) {\n        if (x.y) {\n            console.log(x.y,\n                        x.z);\n        }\n    }\n    return add(add(1, 2), add(3, add(4, 5)));\n}\n",
-  "widget.tsx": "type Props = { title: string; count: number };\n\nexport const Widget = ({ title, count }: Props) => {\n  const label = count === count ? `${title} (${count})` : title;\n  console.log(\"widget\", { title,\n                         count });\n\tif (count > 10) {\n\t\tconsole.log(\"big\");\n\t}\n  return <span title={label}>{label}</span>;\n};\n"
+  "app.jsx":
+    '// A small React-ish module: JSX, arrow functions, console calls.\nimport React from "react";\n\nexport function Greeting({ name, items }) {\n  console.log("render", name,\n    items.length);\n  const list = items.map((item) => <li key={item.id}>{item.label}</li>);\n  if (!name) {\n    console.log("no name");\n    return null;\n  }\n  return (\n    <div className="greeting">\n      <h1>Héllo, {name} — ünïcödé ✓ 😀</h1>\n      <ul>{list}</ul>\n    </div>\n  );\n}\n\nexport const double = (x) => x * 2;\nexport const same = (a) => a === a;\n',
+  "nested/long-lines.ts":
+    'const filler = ["item0", "item1", "item2", "item3", "item4", "item5", "item6", "item7", "item8", "item9", "item10", "item11", "item12", "item13", "item14", "item15", "item16", "item17", "item18", "item19", "item20", "item21", "item22", "item23", "item24", "item25", "item26", "item27", "item28", "item29", "item30", "item31", "item32", "item33", "item34", "item35", "item36", "item37", "item38", "item39", "item40", "item41", "item42", "item43", "item44", "item45", "item46", "item47", "item48", "item49", "item50", "item51", "item52", "item53", "item54", "item55", "item56", "item57", "item58", "item59", "item60", "item61", "item62", "item63", "item64", "item65", "item66", "item67", "item68", "item69", "item70", "item71", "item72", "item73", "item74", "item75", "item76", "item77", "item78", "item79"]; if (filler.length) {\n    console.log(filler,\n        filler.length);\n}\nexport function crlf(a) {\r\n    console.log(a,\r\n        a);\r\n}\r\n',
+  "util.mjs":
+    "export function add(a, b) { return a + b; }\nexport function nested(x) {\n    if (x) {\n        if (x.y) {\n            console.log(x.y,\n                        x.z);\n        }\n    }\n    return add(add(1, 2), add(3, add(4, 5)));\n}\n",
+  "widget.tsx":
+    'type Props = { title: string; count: number };\n\nexport const Widget = ({ title, count }: Props) => {\n  const label = count === count ? `${title} (${count})` : title;\n  console.log("widget", { title,\n                         count });\n\tif (count > 10) {\n\t\tconsole.log("big");\n\t}\n  return <span title={label}>{label}</span>;\n};\n',
 };
 
 let scratch: string;
@@ -83,10 +95,19 @@ const CASES: Case[] = [
     ],
   },
   { name: "JS/JSX/MJS/TSX: console calls", mixed: true, ops: [{ pat: "console.log($$$A)", out: "logger.debug(\n  $$$A\n)" }] },
-  { name: "JS/JSX/MJS/TSX: if bodies with tabs, CRLF, long lines", mixed: true, ops: [{ pat: "if ($C) { $$$B }", out: "when($C, () => {\n  $$$B\n});" }] },
+  {
+    name: "JS/JSX/MJS/TSX: if bodies with tabs, CRLF, long lines",
+    mixed: true,
+    ops: [{ pat: "if ($C) { $$$B }", out: "when($C, () => {\n  $$$B\n});" }],
+  },
   { name: "JS/JSX/MJS/TSX: nested calls", mixed: true, ops: [{ pat: "add($A, $B)", out: "plus($B, $A)" }] },
   { name: "JS/JSX/MJS/TSX: repeated metavariable", mixed: true, ops: [{ pat: "$A === $A", out: "!Number.isNaN($A)" }] },
-  { name: "TSX only, with --lang", mixed: true, lang: "tsx", ops: [{ pat: "<span title={$T}>{$C}</span>", out: "<Label text={$C}\n  hint={$T} />" }] },
+  {
+    name: "TSX only, with --lang",
+    mixed: true,
+    lang: "tsx",
+    ops: [{ pat: "<span title={$T}>{$C}</span>", out: "<Label text={$C}\n  hint={$T} />" }],
+  },
 ];
 
 describe("ast_edit output is byte-identical to ast-grep run -U", () => {

@@ -26,7 +26,11 @@ let scratch: string;
 
 /** The one directory matching `parent/prefix*` (a versioned Debian path), or a failure naming the package. */
 function versioned(parent: string, prefix: string, suffix: string, pkg: string): string {
-  const found = existsSync(parent) ? readdirSync(parent).filter((name) => name.startsWith(prefix)).sort() : [];
+  const found = existsSync(parent)
+    ? readdirSync(parent)
+        .filter((name) => name.startsWith(prefix))
+        .sort()
+    : [];
   const dir = found.length > 0 ? path.join(parent, found[found.length - 1]!, suffix) : "";
   if (dir === "" || !existsSync(dir)) throw new Error(`corpus missing: install the Debian package ${pkg} (see .ci/run)`);
   return dir;
@@ -49,14 +53,28 @@ function copyCorpus(name: string, from: string, keep: (relative: string) => bool
 }
 
 const corpora = new Map<string, () => string>([
-  ["python", () => copyCorpus("python", versioned("/usr/lib", "python3.", "", "libpython3.11-stdlib"), (f) => /^(\w+\.py|(json|email|asyncio|http|logging)\/\w+\.py)$/.test(f))],
-  ["go", () => copyCorpus("go", versioned("/usr/share", "go-", "src", "golang-src"), (f) => /^(fmt|strings|bufio|net\/http|encoding\/json|go\/parser)\/[\w.]+\.go$/.test(f))],
+  [
+    "python",
+    () =>
+      copyCorpus("python", versioned("/usr/lib", "python3.", "", "libpython3.11-stdlib"), (f) =>
+        /^(\w+\.py|(json|email|asyncio|http|logging)\/\w+\.py)$/.test(f),
+      ),
+  ],
+  [
+    "go",
+    () =>
+      copyCorpus("go", versioned("/usr/share", "go-", "src", "golang-src"), (f) =>
+        /^(fmt|strings|bufio|net\/http|encoding\/json|go\/parser)\/[\w.]+\.go$/.test(f),
+      ),
+  ],
   [
     "rust",
     () => {
       const dir = path.join(scratch, "corpus", "rust");
       for (const crate of ["regex-1", "serde-1"]) {
-        cpSync(versioned("/usr/share/cargo/registry", crate, "src", `librust-${crate.slice(0, -2)}-dev`), path.join(dir, crate), { recursive: true });
+        cpSync(versioned("/usr/share/cargo/registry", crate, "src", `librust-${crate.slice(0, -2)}-dev`), path.join(dir, crate), {
+          recursive: true,
+        });
       }
       return dir;
     },
@@ -64,7 +82,9 @@ const corpora = new Map<string, () => string>([
   [
     "java",
     () => {
-      const zip = ["/usr/lib/jvm/openjdk-17/lib/src.zip", "/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip"].find((file) => existsSync(file));
+      const zip = ["/usr/lib/jvm/openjdk-17/lib/src.zip", "/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip"].find((file) =>
+        existsSync(file),
+      );
       if (zip === undefined) throw new Error("corpus missing: install the Debian packages openjdk-17-source and unzip (see .ci/run)");
       const dir = path.join(scratch, "corpus", "java");
       mkdirSync(dir, { recursive: true });
@@ -73,7 +93,10 @@ const corpora = new Map<string, () => string>([
       return dir;
     },
   ],
-  ["ruby", () => copyCorpus("ruby", versioned("/usr/lib/ruby", "3.", "", "libruby3.1"), (f) => /^(\w+\.rb|(net|json|uri)\/[\w/]+\.rb)$/.test(f))],
+  [
+    "ruby",
+    () => copyCorpus("ruby", versioned("/usr/lib/ruby", "3.", "", "libruby3.1"), (f) => /^(\w+\.rb|(net|json|uri)\/[\w/]+\.rb)$/.test(f)),
+  ],
   ["effect", () => copyCorpus("effect", path.join(process.cwd(), "node_modules/effect/src"), (f) => f.endsWith(".ts"))],
 ]);
 
@@ -116,7 +139,7 @@ const CASES: Case[] = [
   { corpus: "go", ops: [{ pat: "fmt.Errorf($F, $$$A)", out: "errors.New(fmt.Sprintf($F, $$$A))" }] },
   { corpus: "go", ops: [{ pat: "if err != nil { return $$$R }", out: "if err != nil {\n\treturn wrap($$$R)\n}" }] },
   { corpus: "go", ops: [{ pat: "len($A) == 0", out: "isEmpty($A)" }], lang: "go" },
-  { corpus: "rust", ops: [{ pat: "$A.unwrap()", out: "$A.expect(\"checked\")" }] },
+  { corpus: "rust", ops: [{ pat: "$A.unwrap()", out: '$A.expect("checked")' }] },
   { corpus: "rust", ops: [{ pat: "Some($A)", out: "Option::Some($A)" }] },
   { corpus: "rust", ops: [{ pat: "match $X { $$$ARMS }", out: "match ($X) {\n    $$$ARMS\n}" }] },
   { corpus: "java", ops: [{ pat: "$A.size() == 0", out: "$A.isEmpty()" }] },
@@ -141,34 +164,36 @@ const CASES: Case[] = [
 const ERROR_LANGS: Record<string, string[]> = { effect: ["typescript"] };
 
 describe("ast_edit is byte-identical to ast-grep run -U on real code in other languages", () => {
-  test.each(CASES.map((c) => [`${c.corpus}: ${c.ops.map((op) => op.pat).join(" then ")}${c.lang ? ` (--lang ${c.lang})` : ""}`, c] as const))(
-    "%s",
-    async (_name, testCase) => {
-      const { dir, files } = corpus(testCase.corpus);
-      const expected = await cliRewrite(scratch, dir, testCase.ops, testCase.lang);
-      const params = { ops: testCase.ops, ...(testCase.lang ? { lang: testCase.lang } : {}) };
-      const { after, details, actions, text } = await toolRewrite(files, params);
-      const changed = changedFiles(files, expected);
-      expect(changed.length).toBeGreaterThan(0);
-      expect(actions).toHaveLength(1);
-      expect(details?.skipped).toBeUndefined();
-      expect(text).not.toContain("Not searched");
-      expectSameTrees(after, expected);
-      const errorLangs = ERROR_LANGS[testCase.corpus];
-      if (errorLangs !== undefined) {
-        const withErrors = await filesWithErrors(dir, errorLangs);
-        // the files the old in-process engine skipped are rewritten, as the CLI rewrites them
-        expect(changed.filter((file) => withErrors.has(file)).length).toBeGreaterThan(0);
-      }
-    },
-  );
+  test.each(
+    CASES.map((c) => [`${c.corpus}: ${c.ops.map((op) => op.pat).join(" then ")}${c.lang ? ` (--lang ${c.lang})` : ""}`, c] as const),
+  )("%s", async (_name, testCase) => {
+    const { dir, files } = corpus(testCase.corpus);
+    const expected = await cliRewrite(scratch, dir, testCase.ops, testCase.lang);
+    const params = { ops: testCase.ops, ...(testCase.lang ? { lang: testCase.lang } : {}) };
+    const { after, details, actions, text } = await toolRewrite(files, params);
+    const changed = changedFiles(files, expected);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(actions).toHaveLength(1);
+    expect(details?.skipped).toBeUndefined();
+    expect(text).not.toContain("Not searched");
+    expectSameTrees(after, expected);
+    const errorLangs = ERROR_LANGS[testCase.corpus];
+    if (errorLangs !== undefined) {
+      const withErrors = await filesWithErrors(dir, errorLangs);
+      // the files the old in-process engine skipped are rewritten, as the CLI rewrites them
+      expect(changed.filter((file) => withErrors.has(file)).length).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe("language injection and sequences of ops", () => {
   test("JavaScript and TypeScript inside HTML are rewritten as the CLI rewrites them", async () => {
     const dir = path.join(scratch, "html");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, "page.html"), '<html>\n<p onclick="x">alert(3)</p>\n<script>\n  alert(1); alert("é")\n  alert(\n    5)\n</script>\n</html>\n');
+    writeFileSync(
+      path.join(dir, "page.html"),
+      '<html>\n<p onclick="x">alert(3)</p>\n<script>\n  alert(1); alert("é")\n  alert(\n    5)\n</script>\n</html>\n',
+    );
     writeFileSync(path.join(dir, "typed.html"), '<div>\n<script lang="ts">let n: number = alert(2)</script>\n</div>\n');
     writeFileSync(path.join(dir, "app.js"), "alert(4);\n");
     const files = readTree(dir);

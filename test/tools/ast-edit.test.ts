@@ -39,7 +39,6 @@ async function run(params: Record<string, unknown>, ws: Workspace = workspace())
   return { ...execution, text: resultText(execution.result), ws };
 }
 
-
 describe("ast_edit definition", () => {
   test("name, label, positionals and examples", () => {
     expect(tool.name).toBe("ast_edit");
@@ -202,7 +201,9 @@ describe("ast_edit errors", () => {
       "AST Edit: 1 replacement in 1 file\n- a.ts: 1 replacement\nNot searched: 1 file that could hold a match:\n" +
         "- big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone.",
     );
-    expect(scan.actions[0]!.details).toMatchObject({ skipped: [{ path: "big.ts", reason: "big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone." }] });
+    expect(scan.actions[0]!.details).toMatchObject({
+      skipped: [{ path: "big.ts", reason: "big.ts is 115 B, over the 64 B per-file limit; resolve-bot leaves it alone." }],
+    });
     const none = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts", "big.txt"] }, ws);
     expect(none.result.isError).toBe(true);
     const named = await run({ ops: [{ pat: "console.log($A)", out: "log($A)" }], paths: ["big.ts"] }, ws);
@@ -228,8 +229,13 @@ describe("ast_edit errors", () => {
     );
     const nothing = await run({ ops: [{ pat: "console.log('x')", out: "y" }], paths: ["src/latin1.ts", "src/c.js"] }, ws);
     expect(nothing.result.isError).toBe(true);
-    const onlyBad = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/*.ts"] }, workspace({ "src/a.ts": "", "src/b.ts": "", "src/latin1.ts": bad }));
-    expect(onlyBad.text).toBe("No replacements made\nNot searched: 1 file that could hold a match:\n- src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.");
+    const onlyBad = await run(
+      { ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/*.ts"] },
+      workspace({ "src/a.ts": "", "src/b.ts": "", "src/latin1.ts": bad }),
+    );
+    expect(onlyBad.text).toBe(
+      "No replacements made\nNot searched: 1 file that could hold a match:\n- src/latin1.ts is not valid UTF-8; ast_edit leaves it alone.",
+    );
     expect(onlyBad.actions).toEqual([]);
     const named = await run({ ops: [{ pat: "console.log($$$A)", out: "log($$$A)" }], paths: ["src/latin1.ts"] }, ws);
     expect(named.result.isError).toBe(true);
@@ -254,7 +260,8 @@ describe("ast_edit errors", () => {
 });
 
 describe("ast_edit YAML rules", () => {
-  const RULE = "id: no-console\nlanguage: typescript\nrule:\n  pattern: console.log($$$A)\n  inside: { kind: function_declaration, stopBy: end }\nfix: logger.debug($$$A)\n";
+  const RULE =
+    "id: no-console\nlanguage: typescript\nrule:\n  pattern: console.log($$$A)\n  inside: { kind: function_declaration, stopBy: end }\nfix: logger.debug($$$A)\n";
 
   test("a ```yaml block holding a rule is given as written to `rules`; other yaml blocks stay parameters", () => {
     const [command] = parseCommands(`/ast-edit src\n\`\`\`yaml\n${RULE}\`\`\`\n`);
@@ -500,7 +507,15 @@ describe("prefilter", () => {
       return false;
     };
     let rejected = 0;
-    for (const words of [["console", "log"], ["Error", "new"], ["undefined"], ["subscriber", "next"], ["isFunction"], ["Observable"], ["operate"]]) {
+    for (const words of [
+      ["console", "log"],
+      ["Error", "new"],
+      ["undefined"],
+      ["subscriber", "next"],
+      ["isFunction"],
+      ["Observable"],
+      ["operate"],
+    ]) {
       for (const text of texts) {
         if (!words.every((word) => text.includes(word))) continue;
         const spans = typeScriptCommentRanges(text);
@@ -537,8 +552,50 @@ describe("prefilter", () => {
 
 describe("languages", () => {
   test("by extension, as ast-grep CLI assigns them", () => {
-    expect(["a.ts", "a.cts", "a.mts", "a.tsx", "a.js", "a.cjs", "a.mjs", "a.jsx", "a.html", "a.htm", "a.css", "a.scss", "a.md", "a.TS", "ts", ".env", "x.sh.in", "main.tf", "lib.rs", "a.pyi"].map(langForPath)).toEqual([
-      "TypeScript", "TypeScript", "TypeScript", "Tsx", "JavaScript", "JavaScript", "JavaScript", "JavaScript", "Html", "Html", "Css", "Css", "Markdown", undefined, undefined, undefined, undefined, "Hcl", "Rust", "Python",
+    expect(
+      [
+        "a.ts",
+        "a.cts",
+        "a.mts",
+        "a.tsx",
+        "a.js",
+        "a.cjs",
+        "a.mjs",
+        "a.jsx",
+        "a.html",
+        "a.htm",
+        "a.css",
+        "a.scss",
+        "a.md",
+        "a.TS",
+        "ts",
+        ".env",
+        "x.sh.in",
+        "main.tf",
+        "lib.rs",
+        "a.pyi",
+      ].map(langForPath),
+    ).toEqual([
+      "TypeScript",
+      "TypeScript",
+      "TypeScript",
+      "Tsx",
+      "JavaScript",
+      "JavaScript",
+      "JavaScript",
+      "JavaScript",
+      "Html",
+      "Html",
+      "Css",
+      "Css",
+      "Markdown",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      "Hcl",
+      "Rust",
+      "Python",
     ]);
     expect(AST_LANGS).toHaveLength(29);
     expect(langFromName("TypeScript")).toBe("TypeScript");

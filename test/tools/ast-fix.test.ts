@@ -28,7 +28,8 @@ const PROJECT: Record<string, string> = {
   "sgconfig.yml": "ruleDirs: [lint/rules]\nutilDirs: [lint/utils]\ncustomLanguages:\n  evil: { libraryPath: evil.so, extensions: [ts] }\n",
   "lint/rules/no-console.yml":
     "id: no-console\nlanguage: typescript\nrule:\n  pattern: console.log($$$A)\n  matches: in-function\nfix: logger.debug($$$A)\n",
-  "lint/rules/python.yml": "id: none-compare\nlanguage: python\nrule: { pattern: $A == None }\nfix: $A is None\n---\nid: no-fix\nlanguage: python\nrule: { pattern: print($A) }\n",
+  "lint/rules/python.yml":
+    "id: none-compare\nlanguage: python\nrule: { pattern: $A == None }\nfix: $A is None\n---\nid: no-fix\nlanguage: python\nrule: { pattern: print($A) }\n",
   "lint/rules/var.yml": "id: no-var\nlanguage: typescript\nfiles: ['src/**']\nrule: { pattern: 'var $A = $B' }\nfix: 'let $A = $B'\n",
   "lint/utils/in-function.yml": "id: in-function\nlanguage: typescript\nrule: { inside: { kind: function_declaration, stopBy: end } }\n",
 };
@@ -53,7 +54,8 @@ async function run(params: Record<string, unknown>, workspace = workspaces()) {
   const { result, actions } = await executeTool(tool, params, workspace, "fix");
   const after = new Map<string, string>();
   for (const action of actions) {
-    for (const change of await action.changes!.resolveChanges()) if (change.kind === "write") after.set(change.path, Buffer.from(change.content).toString());
+    for (const change of await action.changes!.resolveChanges())
+      if (change.kind === "write") after.set(change.path, Buffer.from(change.content).toString());
   }
   return { text: resultText(result), isError: result.isError === true, actions, after };
 }
@@ -86,7 +88,9 @@ test("rule ids choose rules; an unknown id is an error naming the rules there ar
   expect(some.text).toBe("AST Fix: 1 fix from 1 rule in 1 file\n- src/a.ts: no-var ×1");
   const bad = await run({ rules: ["no-such"] });
   expect(bad.isError).toBe(true);
-  expect(bad.text).toBe('No rule "no-such" in the default branch\'s ast-grep project; its rules: no-console, no-fix, no-var, none-compare.');
+  expect(bad.text).toBe(
+    'No rule "no-such" in the default branch\'s ast-grep project; its rules: no-console, no-fix, no-var, none-compare.',
+  );
 });
 
 test("--paths narrows the files; a rule without a fix fixes nothing", async () => {
@@ -97,8 +101,13 @@ test("--paths narrows the files; a rule without a fix fixes nothing", async () =
 test("no project on the default branch, or a broken one, is a clear error", async () => {
   const none = await run({}, workspaces({}));
   expect(none.isError).toBe(true);
-  expect(none.text).toBe("There is no sgconfig.yml on the default branch (main); /ast-fix applies the fixes of the repository's ast-grep project.");
-  const broken = await run({}, workspaces({ ...PROJECT, "lint/rules/bad.yml": "id: bad\nlanguage: typescript\nrule: { patern: x }\nfix: y\n" }));
+  expect(none.text).toBe(
+    "There is no sgconfig.yml on the default branch (main); /ast-fix applies the fixes of the repository's ast-grep project.",
+  );
+  const broken = await run(
+    {},
+    workspaces({ ...PROJECT, "lint/rules/bad.yml": "id: bad\nlanguage: typescript\nrule: { patern: x }\nfix: y\n" }),
+  );
   expect(broken.isError).toBe(true);
   expect(broken.text).toContain("ast-grep refused it:");
   expect(broken.text).toContain("patern");

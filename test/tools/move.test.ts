@@ -21,7 +21,6 @@ async function run(files: Record<string, string | Buffer>, paths: string[]) {
   return { workspace, execution };
 }
 
-
 describe("move: tool definition", () => {
   it("is named move, labelled Move, with paths as positional array", () => {
     expect(tool.name).toBe("move");
@@ -33,7 +32,7 @@ describe("move: tool definition", () => {
 describe("move: files", () => {
   const files = {
     "src/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
-    "src/b.ts": 'export const b = 1;\n',
+    "src/b.ts": "export const b = 1;\n",
     "src/c.ts": 'import { a } from "./a";\nimport { b } from "./b";\nexport const c = [a, b];\n',
     "README.md": "# readme\n",
   };
@@ -82,7 +81,9 @@ describe("move: files", () => {
     const changes = action.changes!;
     expect(await textAfter(changes, "docs/README.md")).toBe("# readme\n");
     expect(await textAfter(changes, "lib/a.ts")).toContain('from "./b"');
-    expect(await textAfter(changes, "src/c.ts")).toBe('import { a } from "../lib/a";\nimport { b } from "../lib/b";\nexport const c = [a, b];\n');
+    expect(await textAfter(changes, "src/c.ts")).toBe(
+      'import { a } from "../lib/a";\nimport { b } from "../lib/b";\nexport const c = [a, b];\n',
+    );
   });
 
   it("is deterministic: a replay gives the same label, details and change digest", async () => {
@@ -99,7 +100,11 @@ describe("move: files", () => {
 describe("move: errors push nothing", () => {
   const files = { "src/a.ts": "export const a = 1;\n", "src/b.ts": 'import { a } from "./a";\n', "src/dir/x.ts": "export {};\n" };
   const cases: Array<[string, string[], RegExp]> = [
-    ["odd number of paths", ["src/a.ts", "src/x.ts", "src/b.ts"], /move takes pairs of paths: \/move <from> <to> .*got 3 paths \(an odd number\)/],
+    [
+      "odd number of paths",
+      ["src/a.ts", "src/x.ts", "src/b.ts"],
+      /move takes pairs of paths: \/move <from> <to> .*got 3 paths \(an odd number\)/,
+    ],
     ["missing source", ["src/nope.ts", "src/x.ts"], /^Cannot move src\/nope\.ts: it does not exist\.$/],
     ["destination exists", ["src/a.ts", "src/b.ts"], /^Cannot move src\/a\.ts to src\/b\.ts: src\/b\.ts already exists\.$/],
     ["destination directory exists", ["src/a.ts", "src/dir"], /src\/dir already exists/],
@@ -124,10 +129,12 @@ describe("move: directories", () => {
   const files = {
     "src/util/index.ts": 'export * from "./str";\nexport * from "./num";\n',
     "src/util/str.ts": 'import { isNum } from "./num";\nexport const str = (x: unknown) => (isNum(x) ? String(x) : "");\n',
-    "src/util/num.ts": 'import { config } from "../config";\nexport const isNum = (x: unknown): x is number => typeof x === "number" && config.ok;\n',
+    "src/util/num.ts":
+      'import { config } from "../config";\nexport const isNum = (x: unknown): x is number => typeof x === "number" && config.ok;\n',
     "src/util/logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]),
-    "src/config.ts": 'export const config = { ok: true };\n',
-    "src/main.ts": 'import { str } from "./util";\nimport { isNum } from "./util/num";\nexport const main = () => import("./util/str").then((m) => m.str(isNum(1) ? 1 : 0) + str(2));\n',
+    "src/config.ts": "export const config = { ok: true };\n",
+    "src/main.ts":
+      'import { str } from "./util";\nimport { isNum } from "./util/num";\nexport const main = () => import("./util/str").then((m) => m.str(isNum(1) ? 1 : 0) + str(2));\n',
   };
 
   it("moves every file below the directory and updates imports inside and outside it", async () => {
@@ -173,7 +180,9 @@ describe("move: verification of the language service's edits", () => {
     expect(plan.fixes).toEqual([{ file: "x/a.ts", from: "../src/b", to: "../y/b" }]);
     expect(plan.unresolved).toEqual([]);
     expect(plan.contents.get("x/a.ts")).toBe('import { b } from "../y/b";\nexport const a = (): number => b() + 1;\n');
-    expect(plan.contents.get("y/b.ts")).toBe('import { a } from "../x/a";\nexport const b = (): number => (Math.random() > 2 ? a() : 0);\n');
+    expect(plan.contents.get("y/b.ts")).toBe(
+      'import { a } from "../x/a";\nexport const b = (): number => (Math.random() > 2 ? a() : 0);\n',
+    );
     expect(plan.contents.get("src/main.ts")).toBe('import { a } from "../x/a";\nimport { b } from "../y/b";\nconsole.log(a(), b());\n');
 
     // The tool's action carries the fixed content and counts it.
@@ -190,9 +199,13 @@ describe("move: verification of the language service's edits", () => {
       "src/c.ts": "export const c = 1;\n",
     };
     const raw = await planMove(new MemoryWorkspace(files), ["src/a.ts", "src/deep/a.ts"], { verify: false });
-    expect(raw.contents.get("src/deep/a.ts")).toBe('import "./a.css";\nimport { b } from "../b.js";\nconst c = require("./c");\nexport const a = [b, c];\n');
+    expect(raw.contents.get("src/deep/a.ts")).toBe(
+      'import "./a.css";\nimport { b } from "../b.js";\nconst c = require("./c");\nexport const a = [b, c];\n',
+    );
     const plan = await planMove(new MemoryWorkspace(files), ["src/a.ts", "src/deep/a.ts"]);
-    expect(plan.contents.get("src/deep/a.ts")).toBe('import "../a.css";\nimport { b } from "../b.js";\nconst c = require("../c");\nexport const a = [b, c];\n');
+    expect(plan.contents.get("src/deep/a.ts")).toBe(
+      'import "../a.css";\nimport { b } from "../b.js";\nconst c = require("../c");\nexport const a = [b, c];\n',
+    );
     expect(plan.importsUpdated).toBe(3);
   });
 
@@ -271,7 +284,12 @@ describe("move: real code (rxjs 7 src)", () => {
     const workspace = new MemoryWorkspace(files);
     const { actions } = await executeTool(tool, { paths }, workspace, "call");
     const action = actions[0]!;
-    const details = action.details as { moved: Array<{ from: string; to: string }>; importsUpdated: number; fixed: unknown[]; unresolved: unknown[] };
+    const details = action.details as {
+      moved: Array<{ from: string; to: string }>;
+      importsUpdated: number;
+      fixed: unknown[];
+      unresolved: unknown[];
+    };
     expect(details.unresolved).toEqual([]);
     expect(action.label).toBe(
       `Move: ${details.moved.length} ${details.moved.length === 1 ? "file" : "files"} (${details.importsUpdated} imports updated)`,
@@ -296,7 +314,6 @@ describe("move: real code (rxjs 7 src)", () => {
       removeTemp(dir);
     }
   }
-
 
   it("moves a directory to another depth (internal/util, 36 files); tsc reports the same", async () => {
     await checkMove(["src/internal/util", "src/shared/util"]);

@@ -29,7 +29,6 @@ async function failure(files: Record<string, string>, params: { from: string; to
   return error as Error;
 }
 
-
 const project = {
   "src/user.ts": "export interface User { name: string }\nexport function fetchUser(id: string): User {\n  return { name: id };\n}\n",
   "src/index.ts": 'export { fetchUser } from "./user";\nexport type { User } from "./user";\n',
@@ -66,7 +65,9 @@ describe("rename_symbol", () => {
     expect(await textAfter(changes, "src/app.ts")).toBe(
       'import { loadUser } from "./user";\n// fetchUser in a comment stays\nconst label = "fetchUser";\nexport const app = { fetchUser: loadUser, label, first: loadUser("1") };\n',
     );
-    expect(await textAfter(changes, "src/index.ts")).toBe('export { loadUser as fetchUser } from "./user";\nexport type { User } from "./user";\n');
+    expect(await textAfter(changes, "src/index.ts")).toBe(
+      'export { loadUser as fetchUser } from "./user";\nexport type { User } from "./user";\n',
+    );
     expect(resultText(execution.result)).toContain("Rename preview: fetchUser → loadUser, declared at src/user.ts:2 (function)");
 
     const applied = await applyAction(action, "ok", workspace);
@@ -104,7 +105,8 @@ describe("rename_symbol", () => {
 
   it("treats overloads and merged declarations as one symbol", async () => {
     const files = {
-      "a.ts": "export function f(x: string): string;\nexport function f(x: number): number;\nexport function f(x: unknown) {\n  return x;\n}\nf(1);\n",
+      "a.ts":
+        "export function f(x: string): string;\nexport function f(x: number): number;\nexport function f(x: unknown) {\n  return x;\n}\nf(1);\n",
       "b.ts": "export interface Box { a: number }\nexport interface Box { b: number }\nexport const box: Box = { a: 1, b: 2 };\n",
     };
     expect((await run(files, { from: "f", to: "g" })).execution.actions[0]!.label).toBe("Rename Symbol: f → g (4 references in 1 file)");
@@ -120,12 +122,18 @@ describe("rename_symbol", () => {
     };
     const { execution } = await run(files, { from: "size", to: "count" });
     expect(execution.actions[0]!.label).toBe("Rename Symbol: size → count (3 references in 2 files)");
-    expect(await textAfter(execution.actions[0]!.changes!, "a.ts")).toBe("export const count = 1;\nexport function g() {\n  const size = 2;\n  return size;\n}\n");
+    expect(await textAfter(execution.actions[0]!.changes!, "a.ts")).toBe(
+      "export const count = 1;\nexport function g() {\n  const size = 2;\n  return size;\n}\n",
+    );
   });
 
   it.each([
     ["unknown name", { from: "nothing", to: "x" }, /^No declaration named nothing found\.$/],
-    ["unknown name in a file", { from: "nothing", to: "x", file: "src/user.ts" }, /^No declaration named nothing found in src\/user\.ts\.$/],
+    [
+      "unknown name in a file",
+      { from: "nothing", to: "x", file: "src/user.ts" },
+      /^No declaration named nothing found in src\/user\.ts\.$/,
+    ],
     ["missing file", { from: "fetchUser", to: "x", file: "src/nope.ts" }, /^src\/nope\.ts does not exist\.$/],
     ["not an identifier", { from: "fetchUser", to: "load-user" }, /^"load-user" is not a valid identifier\.$/],
     ["starts with a digit", { from: "fetchUser", to: "1user" }, /not a valid identifier/],
@@ -169,13 +177,17 @@ describe("rename_symbol: real code (rxjs 7 src)", () => {
       const details = action.details as { references: number; files: string[]; declaration: { file: string; line: number } };
       expect(details.declaration).toMatchObject({ file: "src/internal/types.ts", kind: "interface" });
       expect(details.files.length).toBeGreaterThan(50);
-      expect(action.label).toBe(`Rename Symbol: OperatorFunction → OperatorFn (${details.references} references in ${details.files.length} files)`);
+      expect(action.label).toBe(
+        `Rename Symbol: OperatorFunction → OperatorFn (${details.references} references in ${details.files.length} files)`,
+      );
 
       // The files the language service names, independently.
       const project = await loadTsProject(workspace);
       const types = project.program.getSourceFile("/__workspace__/src/internal/types.ts")!;
       const position = types.text.indexOf("export interface OperatorFunction") + "export interface ".length;
-      const locations = project.service.findRenameLocations(types.fileName, position, false, false, { providePrefixAndSuffixTextForRename: true })!;
+      const locations = project.service.findRenameLocations(types.fileName, position, false, false, {
+        providePrefixAndSuffixTextForRename: true,
+      })!;
       project.dispose();
       const named = [...new Set(locations.map((location) => toRel(location.fileName)!))].sort();
       expect(locations).toHaveLength(details.references);

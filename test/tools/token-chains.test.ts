@@ -12,8 +12,14 @@ describe("token chains of a pattern", () => {
     expect(chainsOf("$A === undefined")).toEqual([["===", "undefined"]]);
     expect(chainsOf("console.log($$$A)")).toEqual([["console", ".", "log"]]);
     expect(chainsOf("new Error($$$A)")).toEqual([["new", "Error"]]);
-    expect(chainsOf("this.destination.next($A)")).toEqual([["this", ".", "destination"], [".", "next"]]);
-    expect(chainsOf("Option.none()")).toEqual([["Option", ".", "none"], ["(", ")"]]);
+    expect(chainsOf("this.destination.next($A)")).toEqual([
+      ["this", ".", "destination"],
+      [".", "next"],
+    ]);
+    expect(chainsOf("Option.none()")).toEqual([
+      ["Option", ".", "none"],
+      ["(", ")"],
+    ]);
   });
 
   test("leaves a match may lack are left out", () => {
@@ -93,14 +99,47 @@ const CORPORA = [
 ];
 
 const PATTERNS = [
-  "$A === undefined", "new Error($$$A)", "console.log($$$A)", "$A.pipe($$$B)", "this.$A = $B", "$A !== null",
-  "typeof $A === 'function'", "Symbol.iterator", "() => {}", "for (const $A of $B) $C", "yield* $A", "$A.length === 0",
-  "new Subscription()", "this.destination.next($A)", "$A ? $B : undefined", "void 0", "try { $$$A } catch ($E) { $$$B }",
-  "Object.keys($A)", "$A.subscribe({ $$$B })", "function* $F($$$P) { $$$B }", "arguments.length", "$F($$$A, undefined)",
-  "export const $A = $B", "isFunction($A)", "subscriber.next($A)", "if ($A) { $$$B }", "return;", "$A?.$B", "!$A",
-  "operate(($S, $D) => { $$$B })", "createOperatorSubscriber($$$A)", "export function $F($$$P): $R { $$$B }",
-  "Effect.gen(function* () { $$$B })", "dual($A, $B)", "pipe($$$A)", "exports.$A = $B", "Object.defineProperty(exports, $A, $B)",
-  "var $A = require($B)", "$A.call(this, $$$B)", "'use strict'", "for (var $A = 0; $A < $B; $A++) $C",
+  "$A === undefined",
+  "new Error($$$A)",
+  "console.log($$$A)",
+  "$A.pipe($$$B)",
+  "this.$A = $B",
+  "$A !== null",
+  "typeof $A === 'function'",
+  "Symbol.iterator",
+  "() => {}",
+  "for (const $A of $B) $C",
+  "yield* $A",
+  "$A.length === 0",
+  "new Subscription()",
+  "this.destination.next($A)",
+  "$A ? $B : undefined",
+  "void 0",
+  "try { $$$A } catch ($E) { $$$B }",
+  "Object.keys($A)",
+  "$A.subscribe({ $$$B })",
+  "function* $F($$$P) { $$$B }",
+  "arguments.length",
+  "$F($$$A, undefined)",
+  "export const $A = $B",
+  "isFunction($A)",
+  "subscriber.next($A)",
+  "if ($A) { $$$B }",
+  "return;",
+  "$A?.$B",
+  "!$A",
+  "operate(($S, $D) => { $$$B })",
+  "createOperatorSubscriber($$$A)",
+  "export function $F($$$P): $R { $$$B }",
+  "Effect.gen(function* () { $$$B })",
+  "dual($A, $B)",
+  "pipe($$$A)",
+  "exports.$A = $B",
+  "Object.defineProperty(exports, $A, $B)",
+  "var $A = require($B)",
+  "$A.call(this, $$$B)",
+  "'use strict'",
+  "for (var $A = 0; $A < $B; $A++) $C",
 ];
 
 describe.each(CORPORA)("the prefilter never drops a file a pattern matches in: $name", ({ dir, ext, lang }) => {

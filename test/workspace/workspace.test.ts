@@ -72,7 +72,10 @@ describe("Workspace", () => {
 });
 
 describe("ChangeSet and diffs", () => {
-  const ws = new MemoryWorkspace({ "a.txt": "1\n2\n3\n", "old/name.ts": "export const x = 1;\n", "gone.txt": "bye\n", "same.txt": "s\n" }, "rev");
+  const ws = new MemoryWorkspace(
+    { "a.txt": "1\n2\n3\n", "old/name.ts": "export const x = 1;\n", "gone.txt": "bye\n", "same.txt": "s\n" },
+    "rev",
+  );
 
   async function sample(): Promise<ChangeSet> {
     const changes = new ChangeSet(ws);
@@ -107,9 +110,16 @@ describe("ChangeSet and diffs", () => {
   test("the diff is in git's format: `git apply` reproduces the change exactly", async () => {
     const diff = await renderDiff(await sample());
     expect(diff).toContain("diff --git a/old/name.ts b/new/name.ts\nrename from old/name.ts\nrename to new/name.ts\n");
-    expect(diff).toContain("diff --git a/added.txt b/added.txt\nnew file mode 100644\n--- /dev/null\n+++ b/added.txt\n@@ -0,0 +1 @@\n+new\n");
+    expect(diff).toContain(
+      "diff --git a/added.txt b/added.txt\nnew file mode 100644\n--- /dev/null\n+++ b/added.txt\n@@ -0,0 +1 @@\n+new\n",
+    );
     const dir = mkdtempSync(path.join(os.tmpdir(), "diff-"));
-    for (const [file, content] of Object.entries({ "a.txt": "1\n2\n3\n", "old/name.ts": "export const x = 1;\n", "gone.txt": "bye\n", "same.txt": "s\n" })) {
+    for (const [file, content] of Object.entries({
+      "a.txt": "1\n2\n3\n",
+      "old/name.ts": "export const x = 1;\n",
+      "gone.txt": "bye\n",
+      "same.txt": "s\n",
+    })) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), content);
     }

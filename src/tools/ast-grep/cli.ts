@@ -88,13 +88,22 @@ export function runAstGrep(
       child.kill("SIGKILL");
     };
     const timer = setTimeout(
-      () => stop(new UserError(`ast-grep took longer than ${seconds(limits.timeoutMs)} and was stopped; narrow the pattern, the rule or the paths.`)),
+      () =>
+        stop(
+          new UserError(
+            `ast-grep took longer than ${seconds(limits.timeoutMs)} and was stopped; narrow the pattern, the rule or the paths.`,
+          ),
+        ),
       Math.max(1, deadline - Date.now()),
     );
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.length;
       if (output > limits.maxOutputBytes) {
-        stop(new UserError(`ast-grep reported more than ${formatBytes(limits.maxOutputBytes)} of matches and was stopped; narrow the pattern, the rule or the paths.`));
+        stop(
+          new UserError(
+            `ast-grep reported more than ${formatBytes(limits.maxOutputBytes)} of matches and was stopped; narrow the pattern, the rule or the paths.`,
+          ),
+        );
       }
     });
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });

@@ -9,9 +9,35 @@
 import { Lang } from "@ast-grep/napi";
 
 export const AST_LANGS = [
-  "Bash", "C", "Cpp", "CSharp", "Css", "Dart", "Elixir", "Go", "Haskell", "Hcl", "Html", "Java", "JavaScript", "Json",
-  "Kotlin", "Lua", "Markdown", "Nix", "Php", "Python", "Ruby", "Rust", "Scala", "Solidity", "Swift", "Tsx", "TypeScript",
-  "Yaml", "Zig",
+  "Bash",
+  "C",
+  "Cpp",
+  "CSharp",
+  "Css",
+  "Dart",
+  "Elixir",
+  "Go",
+  "Haskell",
+  "Hcl",
+  "Html",
+  "Java",
+  "JavaScript",
+  "Json",
+  "Kotlin",
+  "Lua",
+  "Markdown",
+  "Nix",
+  "Php",
+  "Python",
+  "Ruby",
+  "Rust",
+  "Scala",
+  "Solidity",
+  "Swift",
+  "Tsx",
+  "TypeScript",
+  "Yaml",
+  "Zig",
 ] as const;
 
 /** A language by the name the CLI reports in its JSON output (`"language": "TypeScript"`). */
@@ -67,9 +93,7 @@ const ALIASES: Readonly<Partial<Record<AstLang, readonly string[]>>> = {
   Yaml: ["yml"],
 };
 
-const BY_EXTENSION = new Map<string, AstLang>(
-  AST_LANGS.flatMap((lang) => EXTENSIONS[lang].map((ext) => [ext, lang] as const)),
-);
+const BY_EXTENSION = new Map<string, AstLang>(AST_LANGS.flatMap((lang) => EXTENSIONS[lang].map((ext) => [ext, lang] as const)));
 
 const BY_NAME = new Map<string, AstLang>(
   AST_LANGS.flatMap((lang) => [lang.toLowerCase(), ...(ALIASES[lang] ?? [])].map((name) => [name, lang] as const)),

@@ -134,11 +134,26 @@ function lineFacts(text: string, at: number): { end: number; lastSpecial: number
 }
 
 const REGEX_AFTER_WORD = new Set([
-  "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await",
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "case",
+  "do",
+  "else",
+  "yield",
+  "await",
 ]);
 
 function isWordChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code > 127;
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code > 127
+  );
 }
 
 /**
@@ -187,7 +202,12 @@ export function typeScriptCommentRanges(text: string, stop = text.length): numbe
       // Only short lower-case words can be keywords that a regular expression may follow.
       const length = i - start;
       const keyword =
-        length >= 2 && length <= 10 && c >= 97 && c <= 122 && !(start > 0 && text.charCodeAt(start - 1) === 46) && REGEX_AFTER_WORD.has(text.slice(start, i));
+        length >= 2 &&
+        length <= 10 &&
+        c >= 97 &&
+        c <= 122 &&
+        !(start > 0 && text.charCodeAt(start - 1) === 46) &&
+        REGEX_AFTER_WORD.has(text.slice(start, i));
       prev = keyword ? "word-regex" : "value";
       continue;
     }

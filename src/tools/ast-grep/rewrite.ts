@@ -276,7 +276,8 @@ class JobRun {
           if (entry === undefined) throw new Error(`ast-grep reported a file it was not given: ${match.file}`);
           // only what splicing needs: the match's text, lines and captures would be kept until the batch ends
           const { file, replacement, replacementOffsets, ruleId } = match;
-          if (replacementOffsets !== undefined && replacement !== undefined) entry.matches.push({ file, replacement, replacementOffsets, ruleId });
+          if (replacementOffsets !== undefined && replacement !== undefined)
+            entry.matches.push({ file, replacement, replacementOffsets, ruleId });
         },
         this.deadline,
       );

@@ -99,7 +99,8 @@ export const GAP_KEYWORDS: ReadonlySet<string> = KEYWORDS;
 const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((keyword) => keyword.length));
 
 function isIdentifierChar(code: number): boolean {
-  if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+  if (code < 128)
+    return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
   return IDENTIFIER_PART.test(String.fromCharCode(code));
 }
 

@@ -57,7 +57,9 @@ export class AppAuth {
     if (!ok) throw new AuthError("A JSON web token could not be decoded");
     const now = Math.floor(Date.now() / 1000);
     if (typeof payload.exp !== "number" || payload.exp <= now) {
-      throw new AuthError("'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires");
+      throw new AuthError(
+        "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
+      );
     }
     if (payload.exp - now > 600 + AppAuth.LEEWAY_S) {
       throw new AuthError("'Expiration time' claim ('exp') is too far in the future");

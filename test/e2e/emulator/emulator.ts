@@ -315,9 +315,14 @@ export class GitHubEmulator {
       headRepo = this.state.repo(owner, name) ?? this.repoOf((await this.forkRepo(repo.fullName, owner, { name })).fullName);
     }
     if (!(await this.git.refSha(headRepo.gitDir, `refs/heads/${spec.head}`))) {
-      await this.createBranch(headRepo.fullName, spec.head, (await this.git.refSha(headRepo.gitDir, `refs/heads/${base}`)) ? base : undefined);
+      await this.createBranch(
+        headRepo.fullName,
+        spec.head,
+        (await this.git.refSha(headRepo.gitDir, `refs/heads/${base}`)) ? base : undefined,
+      );
     }
-    for (const c of spec.commits ?? []) await this.pushCommit(headRepo.fullName, spec.head, { author: spec.user ?? headRepo.owner.login, ...c });
+    for (const c of spec.commits ?? [])
+      await this.pushCommit(headRepo.fullName, spec.head, { author: spec.user ?? headRepo.owner.login, ...c });
     const now = isoNow();
     const pr: PullRequest = {
       id: this.state.nextId("pull", 600_000_000),
@@ -503,7 +508,9 @@ export class GitHubEmulator {
 
   /** Non-GET requests, without the token exchange. */
   writes(): LogEntry[] {
-    return this.log().filter((e) => e.method !== "GET" && e.method !== "HEAD" && !/^\/app\/installations\/[^/]+\/access_tokens$/.test(e.path));
+    return this.log().filter(
+      (e) => e.method !== "GET" && e.method !== "HEAD" && !/^\/app\/installations\/[^/]+\/access_tokens$/.test(e.path),
+    );
   }
 
   /** Requests no route answered (404 "Not Found" from the emulator itself). */

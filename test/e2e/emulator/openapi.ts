@@ -19,7 +19,8 @@ interface OpenApiDoc {
 
 // ajv and ajv-formats are CommonJS with `exports.default`; take whichever the loader hands over.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as unknown as typeof AjvModule.default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as typeof addFormatsModule.default;
 
 const DOC_ID = "github-openapi";
 
@@ -60,8 +61,7 @@ function rewriteNullable(node: unknown): void {
 function applyErrata(doc: OpenApiDoc): void {
   const list = doc.paths["/app/installations"]?.get?.responses?.["200"] as Schema | undefined;
   const items = ((list?.content as Record<string, { schema?: Schema }> | undefined)?.["application/json"]?.schema?.items ?? undefined) as
-    | { properties?: Record<string, unknown> }
-    | undefined;
+    { properties?: Record<string, unknown> } | undefined;
   if (items?.properties?.account) items.properties.account = { $ref: "#/components/schemas/installation/properties/account" };
 }
 
@@ -135,7 +135,9 @@ export class OpenApiValidator {
 
   private errorsOf(v: ValidateFunction, body: unknown): string[] {
     if (v(body)) return [];
-    return (v.errors ?? []).slice(0, 20).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "invalid"}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+    return (v.errors ?? [])
+      .slice(0, 20)
+      .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "invalid"}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
   }
 
   /** Problems with one response; empty when it conforms. */

@@ -66,8 +66,7 @@ export function errorBody(status: number, message: string, extra: Record<string,
 }
 
 export const notFound = (): HttpError => new HttpError(404, "Not Found");
-export const unprocessable = (message: string, extra: Record<string, unknown> = {}): HttpError =>
-  new HttpError(422, message, extra);
+export const unprocessable = (message: string, extra: Record<string, unknown> = {}): HttpError => new HttpError(422, message, extra);
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -136,7 +136,11 @@ export class EmulatorServer {
     });
   }
 
-  private async dispatch(auth: string, handler: (r: ApiRequest) => Promise<ApiResponse> | ApiResponse, req: ApiRequest): Promise<ApiResponse> {
+  private async dispatch(
+    auth: string,
+    handler: (r: ApiRequest) => Promise<ApiResponse> | ApiResponse,
+    req: ApiRequest,
+  ): Promise<ApiResponse> {
     const authorization = headerValue(req.headers.authorization);
     try {
       if (auth === "jwt") {

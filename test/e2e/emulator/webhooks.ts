@@ -115,14 +115,28 @@ export class WebhookFactory {
    * `issue_comment.created` on a pull request. The comment is also created in the emulator
    * (as `user`), so the app can react to it or read it back.
    */
-  issueComment(opts: { repo: string; number: number; body: string; user: string; action?: "created" | "edited" | "deleted" }): WebhookEvent & {
+  issueComment(opts: {
+    repo: string;
+    number: number;
+    body: string;
+    user: string;
+    action?: "created" | "edited" | "deleted";
+  }): WebhookEvent & {
     commentId: number;
   } {
     const { state, shapes } = this.ctx;
     const pr = this.pr(opts.repo, opts.number);
     const user = state.user(opts.user);
     const now = isoNow();
-    const comment: IssueComment = { id: state.nextId("comment", 9_000_000), repo: pr.repo, issueNumber: pr.number, user, body: opts.body, createdAt: now, updatedAt: now };
+    const comment: IssueComment = {
+      id: state.nextId("comment", 9_000_000),
+      repo: pr.repo,
+      issueNumber: pr.number,
+      user,
+      body: opts.body,
+      createdAt: now,
+      updatedAt: now,
+    };
     state.comments.push(comment);
     const example = webhookExample("issue_comment", "created");
     const authorAssociation = this.ctx.authorAssociation(pr.repo, user);

@@ -64,7 +64,9 @@ function parseOutput(raw: unknown): ParsedOutput {
   const rawAnnotations = o.annotations ?? [];
   if (!Array.isArray(rawAnnotations)) throw invalid("For 'properties/annotations', it is not an array.");
   if (rawAnnotations.length > CHECK_LIMITS.annotationsPerRequest) {
-    throw invalid(`For 'properties/annotations', ${rawAnnotations.length} items were supplied; at most ${CHECK_LIMITS.annotationsPerRequest} are allowed.`);
+    throw invalid(
+      `For 'properties/annotations', ${rawAnnotations.length} items were supplied; at most ${CHECK_LIMITS.annotationsPerRequest} are allowed.`,
+    );
   }
   const annotations = rawAnnotations.map((a: unknown, i): Annotation => {
     const x = (a ?? {}) as Record<string, unknown>;
@@ -106,7 +108,11 @@ function parseActions(raw: unknown): CheckAction[] | undefined {
   }
   return raw.map((a: unknown, i) => {
     const x = (a ?? {}) as Record<string, unknown>;
-    const limits = { label: CHECK_LIMITS.actionLabel, description: CHECK_LIMITS.actionDescription, identifier: CHECK_LIMITS.actionIdentifier };
+    const limits = {
+      label: CHECK_LIMITS.actionLabel,
+      description: CHECK_LIMITS.actionDescription,
+      identifier: CHECK_LIMITS.actionIdentifier,
+    };
     for (const [k, max] of Object.entries(limits)) {
       if (typeof x[k] !== "string") throw invalid(`"${k}" wasn't supplied. (actions[${i}])`);
       checkLength(`actions[${i}].${k}`, x[k], max);
@@ -149,7 +155,10 @@ export function registerCheckRoutes(router: Router, ctx: RouteContext): void {
   const { state, shapes, git } = ctx;
 
   /** `pulls` memoises the PR lookup per head sha within one request. */
-  const runJson = async (run: CheckRun, pulls = new Map<string, ReturnType<RouteContext["pullsAtHead"]>>()): Promise<Record<string, unknown>> => {
+  const runJson = async (
+    run: CheckRun,
+    pulls = new Map<string, ReturnType<RouteContext["pullsAtHead"]>>(),
+  ): Promise<Record<string, unknown>> => {
     if (!pulls.has(run.headSha)) pulls.set(run.headSha, ctx.pullsAtHead(run.repo, run.headSha));
     return shapes.checkRun(run, state.app, await pulls.get(run.headSha)!);
   };
@@ -196,7 +205,8 @@ export function registerCheckRoutes(router: Router, ctx: RouteContext): void {
   router.add("PATCH", "/repos/{owner}/{repo}/check-runs/{check_run_id}", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const run = runOr404(repo, intParam(req.params.check_run_id));
-    if (run.appId !== state.app.id) throw new HttpError(403, "Invalid app_id `" + state.app.id + "` - check run can only be modified by its creator.");
+    if (run.appId !== state.app.id)
+      throw new HttpError(403, "Invalid app_id `" + state.app.id + "` - check run can only be modified by its creator.");
     const body = objectBody(req);
     const { output, annotations } = parseOutput(body.output);
     const actions = parseActions(body.actions);

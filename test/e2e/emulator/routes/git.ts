@@ -39,7 +39,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("POST", "/repos/{owner}/{repo}/git/blobs", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const body = objectBody(req);
-    if (typeof body.content !== "string") throw unprocessable("Invalid request.\n\n\"content\" wasn't supplied.");
+    if (typeof body.content !== "string") throw unprocessable('Invalid request.\n\n"content" wasn\'t supplied.');
     const encoding = body.encoding ?? "utf-8";
     if (encoding !== "utf-8" && encoding !== "utf8" && encoding !== "base64") {
       throw unprocessable(`encoding must be either 'utf-8' or 'base64'`);
@@ -92,7 +92,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("POST", "/repos/{owner}/{repo}/git/trees", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const body = objectBody(req);
-    if (!Array.isArray(body.tree)) throw unprocessable("Invalid request.\n\n\"tree\" wasn't supplied.");
+    if (!Array.isArray(body.tree)) throw unprocessable('Invalid request.\n\n"tree" wasn\'t supplied.');
     let base: string | undefined;
     if (body.base_tree !== undefined && body.base_tree !== null) {
       if (typeof body.base_tree !== "string") throw unprocessable("Invalid request.\n\nFor 'properties/base_tree', it is not a string.");
@@ -106,9 +106,12 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
       if (typeof e.path !== "string" || !validPath(e.path)) throw unprocessable(`${where}.path contains a malformed path component`);
       const mode = typeof e.mode === "string" ? e.mode : "";
       const kind = MODES[mode];
-      if (!kind) throw unprocessable(`Invalid request.\n\n${where}.mode "${String(e.mode)}" is not one of 100644, 100755, 040000, 160000, 120000.`);
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- GitHub echoes the raw JSON value
-      if (e.type !== undefined && e.type !== kind) throw unprocessable(`Invalid tree info: ${where}.type "${String(e.type)}" does not match mode ${mode}`);
+      if (!kind)
+        throw unprocessable(`Invalid request.\n\n${where}.mode "${String(e.mode)}" is not one of 100644, 100755, 040000, 160000, 120000.`);
+      if (e.type !== undefined && e.type !== kind) {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- GitHub echoes the raw JSON value
+        throw unprocessable(`Invalid tree info: ${where}.type "${String(e.type)}" does not match mode ${mode}`);
+      }
       const hasSha = "sha" in e;
       const hasContent = "content" in e && e.content !== undefined;
       if (hasSha && hasContent) {
@@ -125,7 +128,8 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
         }
         ops.push(kind === "tree" ? { path: e.path, mode: "040000", type: "tree", sha } : { path: e.path, mode, type: kind, sha });
       } else if (hasContent) {
-        if (typeof e.content !== "string") throw unprocessable(`Invalid request.\n\nFor 'properties/content', it is not a string. (${where})`);
+        if (typeof e.content !== "string")
+          throw unprocessable(`Invalid request.\n\nFor 'properties/content', it is not a string. (${where})`);
         if (kind !== "blob") throw unprocessable(`Invalid tree info: ${where}.content needs a blob mode`);
         const sha = await git.writeBlob(repo.gitDir, Buffer.from(e.content, "utf8"));
         ops.push({ path: e.path, mode, type: "blob", sha });
@@ -148,8 +152,8 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("POST", "/repos/{owner}/{repo}/git/commits", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const body = objectBody(req);
-    if (typeof body.message !== "string") throw unprocessable("Invalid request.\n\n\"message\" wasn't supplied.");
-    if (typeof body.tree !== "string") throw unprocessable("Invalid request.\n\n\"tree\" wasn't supplied.");
+    if (typeof body.message !== "string") throw unprocessable('Invalid request.\n\n"message" wasn\'t supplied.');
+    if (typeof body.tree !== "string") throw unprocessable('Invalid request.\n\n"tree" wasn\'t supplied.');
     if (!isSha(body.tree) || (await git.objectType(repo.gitDir, body.tree)) !== "tree") throw unprocessable("Tree SHA does not exist");
     const parents = body.parents ?? [];
     if (!Array.isArray(parents) || parents.some((p) => typeof p !== "string")) {
@@ -246,7 +250,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
     const ref = fullRefOf(req);
     const body = objectBody(req);
     const sha = body.sha;
-    if (typeof sha !== "string") throw unprocessable("Invalid request.\n\n\"sha\" wasn't supplied.");
+    if (typeof sha !== "string") throw unprocessable('Invalid request.\n\n"sha" wasn\'t supplied.');
     const force = body.force === true;
     const result = await git.withLock(repo.gitDir, async () => {
       const current = await git.refSha(repo.gitDir, ref);
@@ -273,5 +277,4 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
     await ctx.afterRefUpdate(repo, ref);
     return { status: 204 };
   });
-
 }

@@ -62,9 +62,21 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
       });
     }
     const now = isoNow();
-    const comment: IssueComment = { id: state.nextId("comment", 9_000_000), repo, issueNumber: number, user: state.app.bot, body, createdAt: now, updatedAt: now };
+    const comment: IssueComment = {
+      id: state.nextId("comment", 9_000_000),
+      repo,
+      issueNumber: number,
+      user: state.app.bot,
+      body,
+      createdAt: now,
+      updatedAt: now,
+    };
     state.comments.push(comment);
-    return { status: 201, body: commentJson(comment), headers: { location: `${shapes.api}/repos/${repo.fullName}/issues/comments/${comment.id}` } };
+    return {
+      status: 201,
+      body: commentJson(comment),
+      headers: { location: `${shapes.api}/repos/${repo.fullName}/issues/comments/${comment.id}` },
+    };
   });
 
   const commentOr404 = (req: ApiRequest): IssueComment => {
@@ -83,7 +95,8 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
   router.add("PATCH", "/repos/{owner}/{repo}/issues/comments/{comment_id}", "installation", (req) => {
     const c = commentOr404(req);
     const body = objectBody(req).body;
-    if (typeof body !== "string") throw unprocessable("Validation Failed", { errors: [{ resource: "IssueComment", code: "missing_field", field: "body" }] });
+    if (typeof body !== "string")
+      throw unprocessable("Validation Failed", { errors: [{ resource: "IssueComment", code: "missing_field", field: "body" }] });
     if (c.user !== state.app.bot) throw new HttpError(403, "Resource not accessible by integration");
     c.body = body;
     c.updatedAt = isoNow();
@@ -106,7 +119,13 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
     }
     const existing = state.reactions.find((r) => r.commentId === c.id && r.user === state.app.bot && r.content === content);
     if (existing) return { status: 200, body: shapes.reaction(existing) };
-    const reaction = { id: state.nextId("reaction", 80_000_000), commentId: c.id, user: state.app.bot, content: content as ReactionContent, createdAt: isoNow() };
+    const reaction = {
+      id: state.nextId("reaction", 80_000_000),
+      commentId: c.id,
+      user: state.app.bot,
+      content: content as ReactionContent,
+      createdAt: isoNow(),
+    };
     state.reactions.push(reaction);
     return { status: 201, body: shapes.reaction(reaction) };
   });
@@ -133,7 +152,10 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
   router.add("GET", "/repos/{owner}/{repo}/contents/{path+}", "installation", (req) => contents(req, req.params.path ?? ""));
   router.add("GET", "/repos/{owner}/{repo}/contents", "installation", (req) => contents(req, ""));
 
-  async function contents(req: ApiRequest, filePath: string): Promise<{ status: number; body?: unknown; raw?: Buffer; headers?: Record<string, string> }> {
+  async function contents(
+    req: ApiRequest,
+    filePath: string,
+  ): Promise<{ status: number; body?: unknown; raw?: Buffer; headers?: Record<string, string> }> {
     const repo = ctx.repo(req);
     const ref = req.query.ref || repo.defaultBranch;
     const sha = await git.resolve(repo.gitDir, ref);
