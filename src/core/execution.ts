@@ -6,7 +6,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as TypeBox from "@sinclair/typebox";
-import { UserError, type ToolResult } from "./result.js";
+import { type ToolResult } from "./result.js";
+import { UserError } from "../errors.js";
 import type { AnyToolDefinition, CustomToolPendingAction, StagedWriter, ToolAPI, WorkspaceReader } from "./tool.js";
 import { ChangeSet } from "../workspace/changeset.js";
 import type { Workspace } from "../workspace/workspace.js";

@@ -6,7 +6,8 @@
 import type { Workspace } from "../workspace/workspace.js";
 import { describeDifference, executeTool } from "./execution.js";
 import { describeAction, fingerprintAction } from "./fingerprint.js";
-import { resultText, UserError } from "./result.js";
+import { resultText } from "./result.js";
+import { UserError } from "../errors.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
 import type { CustomToolPendingAction } from "./tool.js";

@@ -2,7 +2,8 @@
 import { applyAction, rejectAction } from "./execution.js";
 import { applied, applyFailed, discarded, NOTHING_PENDING, recordingFailed, renderResolution, RESOLVE_USAGE } from "./messages.js";
 import { replay } from "./replay.js";
-import { resultText, UserError } from "./result.js";
+import { resultText } from "./result.js";
+import { UserError } from "../errors.js";
 import type { CommandContext } from "./context.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";

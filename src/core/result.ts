@@ -27,10 +27,4 @@ export function resultText(result: ToolResult): string {
     .join("\n");
 }
 
-/**
- * An error whose message is written for the person who typed the command.
- * Anything else that is thrown is a bug or an outside failure, and front ends say so.
- */
-export class UserError extends Error {
-  override name = "UserError";
-}
+export { UserError } from "../errors.js";

@@ -9,7 +9,7 @@ import { RESOLVE_COMMANDS, stackFull, steeringLine, strictRefusal, tooManyComman
 import { preview, type PushedAction } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
-import { UserError } from "./result.js";
+import { UserError } from "../errors.js";
 import type { PendingRecord } from "./store.js";
 import { commandName, usageBlock } from "./usage.js";
 

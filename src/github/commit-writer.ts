@@ -6,7 +6,7 @@
  * Author and committer are left out so GitHub signs the commit as the app (Verified).
  */
 import { createHash } from "node:crypto";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import type { ChangeSet, FileChange } from "../workspace/changeset.js";
 import { renderDiff } from "../workspace/diff.js";
 import { isBinary } from "../workspace/workspace.js";

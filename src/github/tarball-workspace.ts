@@ -5,7 +5,7 @@
 import { gunzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
 import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
 import { notRegularFile, Workspace } from "../workspace/workspace.js";

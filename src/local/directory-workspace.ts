@@ -11,7 +11,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { decodeText, notRegularFile, Workspace } from "../workspace/workspace.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import { git } from "./git.js";

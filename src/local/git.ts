@@ -1,7 +1,7 @@
 /** The few git commands the local front end needs, run without a shell. */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 
 const run = promisify(execFile);
 

@@ -5,7 +5,7 @@ import { realpath } from "node:fs/promises";
 import { commitMessage } from "../core/commit-message.js";
 import { once, type CommandContext, type Steering } from "../core/context.js";
 import { LOCAL_RESOLVE_COMMANDS } from "../core/messages.js";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { DirectoryWorkspace } from "./directory-workspace.js";
 import { FileStore } from "./file-store.js";
 import { findCheckout, git, headSha } from "./git.js";

@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, realpath, rename, rm, writeFile, lstat } from "node:fs/promises";
 import path from "node:path";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import type { ChangeSet } from "../workspace/changeset.js";
 import { git } from "./git.js";
 

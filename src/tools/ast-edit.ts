@@ -10,7 +10,8 @@
  */
 import type { Static } from "@sinclair/typebox";
 import { parseAllDocuments } from "yaml";
-import { errorResult, textResult, UserError, type ToolResult } from "../core/result.js";
+import { errorResult, textResult, type ToolResult } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { normalizePath } from "../workspace/paths.js";

@@ -8,7 +8,8 @@
  */
 import type { Static } from "@sinclair/typebox";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
-import { errorResult, textResult, UserError, type ToolResult } from "../core/result.js";
+import { errorResult, textResult, type ToolResult } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI, WorkspaceReader } from "../core/tool.js";
 import { plural } from "./plural.js";

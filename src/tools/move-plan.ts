@@ -13,7 +13,7 @@
 import path from "node:path";
 import { ts } from "ts-morph";
 import type { WorkspaceReader } from "../core/tool.js";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
 import {

@@ -11,7 +11,7 @@
  */
 import { ts } from "ts-morph";
 import type { WorkspaceReader } from "../core/tool.js";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
 import { applyTextChanges, compareStrings, loadTsProject, toAbs, toRel, type TsProject } from "./ts-project.js";
 

@@ -4,7 +4,7 @@
  * Nothing touches disk or GitHub here; front ends turn a ChangeSet into a commit.
  */
 import { createHash } from "node:crypto";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { normalizePath } from "./paths.js";
 import { formatBytes } from "./limits.js";
 import type { Workspace } from "./workspace.js";

@@ -1,6 +1,6 @@
 /** Path rules: every path a tool or a user names is confined to the workspace. */
 import path from "node:path";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 
 /**
  * Normalises a user- or tool-supplied path to the workspace's form (posix, relative, no "./").

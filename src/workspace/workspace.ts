@@ -4,7 +4,7 @@
  */
 import picomatch from "picomatch";
 import { isBinaryFileSync } from "isbinaryfile";
-import { UserError } from "../core/result.js";
+import { UserError } from "../errors.js";
 import { normalizePath, normalizeScope } from "./paths.js";
 import { DEFAULT_LIMITS, formatBytes, type WorkspaceLimits } from "./limits.js";
 

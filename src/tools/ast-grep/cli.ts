@@ -11,7 +11,7 @@ import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { UserError } from "../../core/result.js";
+import { UserError } from "../../errors.js";
 import { formatBytes } from "../../workspace/limits.js";
 
 const require = createRequire(import.meta.url);

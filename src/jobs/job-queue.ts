@@ -1,0 +1,73 @@
+/**
+ * Durable jobs: what the webhook handler records and the workers carry out. One interface, two
+ * implementations — embedded (SQLite, the default) and Redis (BullMQ, to scale out).
+ *
+ * Guarantees every implementation gives (and its tests prove):
+ * - `submit` resolves only once the job is durable; a second submit with the same id is refused
+ *   (deduplication by the webhook's delivery id).
+ * - Jobs with the same `key` (one pull request) run one at a time, in submit order; jobs of
+ *   different keys run concurrently up to the configured concurrency.
+ * - A job is carried out at least once: a job whose process died mid-run is run again (on restart,
+ *   or by another worker once its lease expires). Handlers make that exactly-once by being
+ *   idempotent (the apply journal), using `fence` to refuse work from a holder that lost its lease.
+ * - A handler that throws `RetryableJobError` is retried with backoff; after the last attempt, or on
+ *   any other error, the job goes to the dead letter and `onDeadLetter` is called once.
+ */
+
+/** A recorded request. `payload` is plain JSON (the pipeline's Request). */
+export interface Job {
+  /** Unique id; the webhook's X-GitHub-Delivery. */
+  id: string;
+  /** Serialisation key, e.g. `owner/repo#12`. */
+  key: string;
+  payload: unknown;
+}
+
+export interface JobRun {
+  /** 1 for the first attempt. */
+  attempt: number;
+  /**
+   * A number that grows each time the key's lease changes hands. A step that writes outside the
+   * queue checks `stillHolds()` first, so a holder whose lease expired can never complete it.
+   */
+  fence: number;
+  stillHolds(): Promise<boolean>;
+  /** Aborted when the queue is closing or the lease was lost. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (job: Job, run: JobRun) => Promise<void>;
+
+export interface ProcessOptions {
+  /** Jobs of different keys run at once. */
+  concurrency: number;
+  /** Called once when a job is given up (its error, attempts made). */
+  onDeadLetter?(job: Job, error: unknown, attempts: number): Promise<void> | void;
+}
+
+export interface JobQueue {
+  /** Records the job durably; false when a job with this id was already recorded. */
+  submit(job: Job): Promise<boolean>;
+  /** Starts carrying out jobs (a server-only process never calls it). */
+  process(handler: JobHandler, options: ProcessOptions): void;
+  /** Resolves when nothing is queued or running here (tests, shutdown). */
+  idle(): Promise<void>;
+  /**
+   * Stops taking jobs; waits up to `graceMs` for running ones, then hands the rest back (they run
+   * again on the next start) and releases connections.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** A failure worth another attempt (a 5xx, a secondary rate limit, a lost connection). */
+export class RetryableJobError extends Error {
+  override name = "RetryableJobError";
+  constructor(
+    message: string,
+    /** At least this long before the next attempt, when the cause says so (retry-after). */
+    readonly retryAfterMs?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
