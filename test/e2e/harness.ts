@@ -40,11 +40,12 @@ export interface Bot {
   stop(): Promise<void>;
 }
 
-export async function startBot(extraEnv: Record<string, string> = {}): Promise<Bot> {
+/** `node`: the Node.js binary that runs the server (default: the one running the tests). */
+export async function startBot(extraEnv: Record<string, string> = {}, node = process.execPath): Promise<Bot> {
   const gh = await GitHubEmulator.start();
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, [SERVER], {
+  const child: ChildProcess = spawn(node, [SERVER], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
