@@ -10,7 +10,7 @@ import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
 const SECRET = "e2e-webhook-secret";
 const SERVER = path.resolve("dist/src/server.js");
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -36,6 +36,8 @@ export interface Bot {
   webhookUrl: string;
   /** The server process (signals, exit code). */
   process: ChildProcess;
+  /** The environment the server was started with (for more processes of the same app). */
+  env: Record<string, string>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -45,18 +47,19 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
   const gh = await GitHubEmulator.start();
   const port = await freePort();
   let output = "";
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    ...gh.probotEnv(SECRET),
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "test",
+    RESOLVE_BOT_THROTTLE: "off",
+    ...extraEnv,
+  };
   const child: ChildProcess = spawn(node, [SERVER], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...gh.probotEnv(SECRET),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      NODE_ENV: "test",
-      RESOLVE_BOT_THROTTLE: "off",
-      ...extraEnv,
-    },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -77,6 +80,7 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
     gh,
     webhookUrl: `${base}/api/github/webhooks`,
     process: child,
+    env,
     output: () => output,
     async stop() {
       child.kill("SIGTERM");
