@@ -17,8 +17,7 @@ export interface EntryTask {
 
 /** `threadId` and `heapUsedBytes` tell the pool which worker ran it and how large it has grown. */
 export type EntryResult = { threadId: number; heapUsedBytes: number } & (
-  | { kind: "value"; value: unknown }
-  | { kind: "thrown"; error: string }
+  { kind: "value"; value: unknown } | { kind: "thrown"; error: string }
 );
 
 export default async function runEntryTask(task: EntryTask): Promise<EntryResult> {
@@ -27,7 +26,7 @@ export default async function runEntryTask(task: EntryTask): Promise<EntryResult
       const module = (await import(task.module)) as Record<string, unknown>;
       const run = module[task.export];
       if (typeof run !== "function") throw new Error(`${task.module} has no function export "${task.export}".`);
-      return (await run(task.input)) as unknown;
+      return await (run as (input: unknown) => unknown)(task.input);
     });
     return { kind: "value", value, ...worker() };
   } catch (error) {

@@ -14,13 +14,13 @@
  * replaced after `recycleAfterTasks` tasks, or after a task that left its heap above
  * `recycleAboveHeapMb`, so caches and leaks never pile up across requests.
  */
-import { MessageChannel } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
+import { types } from "node:util";
 import { Piscina } from "piscina";
 import type { EntryResult, EntryTask } from "./entry.js";
 import type { WorkerPoolSettings } from "./limits.js";
 import { type StopReason, type WorkerOutcome, stoppedMessage } from "./outcome.js";
-import type { ProgressMessage } from "./progress.js";
+import { TaskWatch } from "./task-watch.js";
 
 export interface WorkerTask<I = unknown> {
   /** An ES module (file URL or absolute path), e.g. `new URL("../pipeline/execute.js", import.meta.url)`. */
@@ -43,6 +43,13 @@ type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina
 /** piscina's view of one worker (the type is not exported by name). */
 type PoolWorker = Parameters<LoadBalancer>[1][number];
 
+export interface WorkerPoolOptions {
+  /** Errors of workers between tasks (no reply to give); the server logs them. */
+  onWorkerError: (error: Error) => void;
+  /** The worker entry; the built one next to this module by default. */
+  entry?: URL;
+}
+
 /** The built entry next to this module (dist/src/workers/entry.js). */
 const DEFAULT_ENTRY = new URL("./entry.js", import.meta.url);
 
@@ -55,19 +62,27 @@ export class WorkerPool {
   readonly #dispatched = new Map<number, number>();
   /** Workers that take no new task and are terminated once idle. */
   readonly #retiring = new Set<number>();
+  /** close() or destroy() was called: what fails from now on was cancelled. */
+  #closing = false;
 
-  constructor(settings: WorkerPoolSettings, entry: URL = DEFAULT_ENTRY) {
+  constructor(settings: WorkerPoolSettings, options: WorkerPoolOptions) {
     this.#settings = settings;
     this.#pool = new Piscina({
-      filename: entry.href,
+      filename: (options.entry ?? DEFAULT_ENTRY).href,
       minThreads: settings.workers,
       maxThreads: settings.workers,
       concurrentTasksPerWorker: 1,
+      // Between tasks a worker's event loop keeps running (a tool's late clean-up), instead of
+      // blocking in Atomics.wait.
+      atomics: "disabled",
       resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb, maxYoungGenerationSizeMb: settings.youngGenerationMb },
       // The only place piscina lets us say "not this worker": retiring workers get no task, so
       // terminating one never races a task being handed to it.
       loadBalancer: (_task, workers) => this.#pickWorker(workers),
     });
+    // A worker that failed while running no task (an error thrown by a timer a finished task left
+    // behind): piscina replaces it and emits this; unheard, it would end the server.
+    this.#pool.on("error", (error: unknown) => options.onWorkerError(toError(error)));
     this.#pool.on("workerCreate", (worker: PoolWorker) => this.#workers.set(worker.id, worker));
     this.#pool.on("workerDestroy", (worker: PoolWorker) => {
       this.#workers.delete(worker.id);
@@ -81,60 +96,35 @@ export class WorkerPool {
   }
 
   async run<I, O>(task: WorkerTask<I>, limits: RunLimits): Promise<WorkerOutcome<O>> {
-    const timeLimitMs = limits.timeLimitMs ?? this.#settings.timeLimitMs;
-    const stop = new AbortController();
-    let reason: StopReason | undefined;
-    const stopWith = (why: StopReason): void => {
-      reason ??= why;
-      stop.abort(why);
-    };
-    const onCallerAbort = (): void => stopWith("aborted");
-    if (limits.signal?.aborted) onCallerAbort();
-    limits.signal?.addEventListener("abort", onCallerAbort, { once: true });
-
-    let what = limits.label;
-    let writing = false;
-    let timer: NodeJS.Timeout | undefined;
-    const restartClock = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => stopWith("time-limit"), timeLimitMs);
-    };
-    const { port1, port2 } = new MessageChannel();
-    port1.on("message", (message: ProgressMessage) => {
-      if (message.type === "command") what = message.label;
-      if (message.type === "writing") writing = true;
-      else restartClock();
-    });
-
-    const entryTask: EntryTask = { module: moduleUrl(task.module), export: task.export, input: task.input, port: port2 };
+    const watch = new TaskWatch(limits.label, limits.timeLimitMs ?? this.#settings.timeLimitMs, limits.signal);
+    const entryTask: EntryTask = { module: moduleUrl(task.module), export: task.export, input: task.input, port: watch.workerPort };
     try {
-      const result = (await this.#pool.run(entryTask, { transferList: [port2], signal: stop.signal })) as EntryResult;
+      const result = (await this.#pool.run(entryTask, { transferList: [watch.workerPort], signal: watch.signal })) as EntryResult;
       this.#afterTask(result);
       if (result.kind === "value") return { ok: true, value: result.value as O };
-      return this.#stopped("crashed", { what, writing, timeLimitMs }, result.error);
+      return this.#stopped("crashed", watch, result.error);
     } catch (error) {
-      const why = reason ?? (isOutOfMemory(error) ? "memory-limit" : stop.signal.aborted ? "aborted" : "crashed");
-      return this.#stopped(why, { what, writing, timeLimitMs }, error instanceof Error ? error.message : String(error));
+      const reason = watch.reason ?? (isOutOfMemory(error) ? "memory-limit" : this.#closing ? "aborted" : "crashed");
+      return this.#stopped(reason, watch, toError(error).message);
     } finally {
-      clearTimeout(timer);
-      limits.signal?.removeEventListener("abort", onCallerAbort);
-      port1.close();
+      watch.end();
     }
   }
 
   /** Waits for running tasks, then ends every worker. */
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#pool.close();
   }
 
   /** Ends every worker now; running tasks come back as `aborted`. */
   async destroy(): Promise<void> {
+    this.#closing = true;
     await this.#pool.destroy();
   }
 
-  #stopped<O>(reason: StopReason, facts: { what: string; writing: boolean; timeLimitMs: number }, detail: string): WorkerOutcome<O> {
-    const message = stoppedMessage(reason, { ...facts, memoryMb: this.#settings.memoryMb });
-    return { ok: false, reason, message, detail };
+  #stopped<O>(reason: StopReason, watch: TaskWatch, detail: string): WorkerOutcome<O> {
+    return { ok: false, reason, message: stoppedMessage(reason, watch.facts(this.#settings.memoryMb)), detail };
   }
 
   #pickWorker(workers: PoolWorker[]): PoolWorker | null {
@@ -163,6 +153,11 @@ export class WorkerPool {
 function moduleUrl(module: URL | string): string {
   if (module instanceof URL) return module.href;
   return module.startsWith("file:") ? module : pathToFileURL(module).href;
+}
+
+function toError(error: unknown): Error {
+  // isNativeError: also an Error from another realm (jest's), where instanceof fails.
+  return types.isNativeError(error) ? error : new Error(String(error));
 }
 
 function isOutOfMemory(error: unknown): boolean {

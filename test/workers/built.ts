@@ -6,17 +6,20 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WorkerPoolSettings } from "../../src/workers/limits.js";
+import type { WorkerPool } from "../../src/workers/pool.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export async function builtPool(): Promise<typeof import("../../src/workers/pool.js")> {
-  return (await import(path.join(root, "dist/src/workers/pool.js"))) as typeof import("../../src/workers/pool.js");
+/** A built pool with small limits; errors of workers between tasks are collected in `errors`. */
+export async function startPool(overrides: Partial<WorkerPoolSettings> = {}, errors: Error[] = []): Promise<WorkerPool> {
+  const built = (await import(path.join(root, "dist/src/workers/pool.js"))) as typeof import("../../src/workers/pool.js");
+  return new built.WorkerPool(testSettings(overrides), { onWorkerError: (error) => errors.push(error) });
 }
 
 export const fixture = (name: string): URL => new URL(`./fixtures/${name}`, import.meta.url);
 
 /** Small limits, so that a test's hang or memory blow-up ends fast. */
-export function testSettings(overrides: Partial<WorkerPoolSettings> = {}): WorkerPoolSettings {
+function testSettings(overrides: Partial<WorkerPoolSettings> = {}): WorkerPoolSettings {
   return {
     workers: 2,
     memoryMb: 64,

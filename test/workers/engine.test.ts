@@ -3,12 +3,11 @@
  * (AsyncLocalStorage), the ast-grep CLI (a child process) and the TypeScript language service.
  */
 import type { WorkerPool } from "../../src/workers/pool.js";
-import { builtPool, fixture, testSettings } from "./built.js";
+import { fixture, startPool } from "./built.js";
 
 let pool: WorkerPool;
 beforeAll(async () => {
-  const { WorkerPool } = await builtPool();
-  pool = new WorkerPool(testSettings({ workers: 1, memoryMb: 512, timeLimitMs: 30_000 }));
+  pool = await startPool({ workers: 1, memoryMb: 512, timeLimitMs: 30_000 });
 });
 afterAll(async () => {
   await pool.destroy();

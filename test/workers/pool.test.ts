@@ -1,13 +1,13 @@
 import type { WorkerPool } from "../../src/workers/pool.js";
 import type { WorkerOutcome } from "../../src/workers/outcome.js";
-import { builtPool, fixture, testSettings } from "./built.js";
+import { fixture, startPool } from "./built.js";
 
 const tasks = fixture("tasks.mjs");
 let pool: WorkerPool;
 
+const workerErrors: Error[] = [];
 beforeAll(async () => {
-  const { WorkerPool } = await builtPool();
-  pool = new WorkerPool(testSettings());
+  pool = await startPool({}, workerErrors);
 });
 afterAll(async () => {
   await pool.destroy();
@@ -121,4 +121,24 @@ test("a spinning task holds one worker; another task finishes meanwhile", async 
   expect(outcome).toMatchObject({ ok: true, value: { input: { other: "PR" } } });
   expect(ms).toBeLessThan(500);
   await expect(spinning).resolves.toMatchObject({ reason: "time-limit" });
+});
+
+test("an error in an idle worker (thrown by a finished task's timer) is logged, not fatal; the worker is replaced", async () => {
+  const outcome = await run("throwAfterReturning");
+  expect(outcome).toMatchObject({ ok: true });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(workerErrors).toEqual([expect.objectContaining({ message: expect.stringContaining("left behind by a finished task") })]);
+  await expectPoolServes();
+});
+
+test("closing the pool cancels what is running", async () => {
+  const closing = await startPool({ workers: 1 });
+  const running = closing.run({ module: tasks, export: "spin", input: {} }, { label: "`/spin`" });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await closing.destroy();
+  await expect(running).resolves.toMatchObject({
+    ok: false,
+    reason: "aborted",
+    message: "`/spin` was cancelled before it finished; nothing was changed.",
+  });
 });

@@ -1,14 +1,13 @@
 /** Workers are replaced before what requests leave behind piles up. */
 import type { WorkerPool } from "../../src/workers/pool.js";
 import type { WorkerPoolSettings } from "../../src/workers/limits.js";
-import { builtPool, fixture, testSettings } from "./built.js";
+import { fixture, startPool } from "./built.js";
 
 const tasks = fixture("tasks.mjs");
 const pools: WorkerPool[] = [];
 
 async function onePool(overrides: Partial<WorkerPoolSettings>): Promise<WorkerPool> {
-  const { WorkerPool } = await builtPool();
-  const pool = new WorkerPool(testSettings({ workers: 1, ...overrides }));
+  const pool = await startPool({ workers: 1, ...overrides });
   pools.push(pool);
   return pool;
 }
@@ -35,17 +34,18 @@ test("a worker is replaced after recycleAfterTasks tasks", async () => {
 test("queued tasks are never lost while a worker is replaced", async () => {
   const pool = await onePool({ recycleAfterTasks: 2 });
   const outcomes = await Promise.all(
-    Array.from({ length: 9 }, (_, i) => pool.run<unknown, { input: number }>({ module: tasks, export: "echo", input: i }, { label: "`/echo`" })),
+    Array.from({ length: 9 }, (_, i) =>
+      pool.run<unknown, { input: number }>({ module: tasks, export: "echo", input: i }, { label: "`/echo`" }),
+    ),
   );
   expect(outcomes.map((outcome) => outcome.ok && outcome.value.input)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
 });
 
 test("a worker whose heap stays large after a task is replaced", async () => {
-  const pool = await onePool({ memoryMb: 256, recycleAboveHeapMb: 40 });
-  const first = await threadOf(pool, "retain", { mb: 10 });
-  expect(await threadOf(pool, "retain", { mb: 10 })).toBe(first);
-  const third = await threadOf(pool, "retain", { mb: 30 });
-  expect(third).toBe(first);
-  // The third task left the heap above 40 MB: the next task gets a fresh worker.
+  const pool = await onePool({ memoryMb: 256, recycleAboveHeapMb: 48 });
+  const first = await threadOf(pool, "retain", { mb: 2 });
+  expect(await threadOf(pool, "retain", { mb: 2 })).toBe(first);
+  expect(await threadOf(pool, "retain", { mb: 60 })).toBe(first);
+  // That task left more than 48 MB in use: the next task gets a fresh worker.
   expect(await threadOf(pool)).not.toBe(first);
 });

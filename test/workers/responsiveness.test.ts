@@ -4,12 +4,11 @@
  */
 import type { WorkerPool } from "../../src/workers/pool.js";
 import { measureAcks } from "./ack-latency.js";
-import { builtPool, fixture, testSettings } from "./built.js";
+import { fixture, startPool } from "./built.js";
 
 let pool: WorkerPool;
 beforeAll(async () => {
-  const { WorkerPool } = await builtPool();
-  pool = new WorkerPool(testSettings({ workers: 1, timeLimitMs: 30_000 }));
+  pool = await startPool({ workers: 1, timeLimitMs: 30_000 });
 });
 afterAll(async () => {
   await pool.destroy();
