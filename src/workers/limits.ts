@@ -14,6 +14,12 @@ export interface WorkerPoolSettings {
   youngGenerationMb: number;
   /** Default time limit of one command (RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS). */
   timeLimitMs: number;
+  /**
+   * The worker is terminated this long after the time limit: a tool that hangs asynchronously is
+   * first stopped in the worker by core/execution's limit (the same sentence, and the request goes
+   * on to its next command); termination is for what that cannot stop (a synchronous loop).
+   */
+  stopGraceMs: number;
   /** A worker is replaced after this many tasks, so what one request leaves behind never piles up. */
   recycleAfterTasks: number;
   /** …or sooner, when its heap is above this after a task. */
@@ -23,6 +29,7 @@ export interface WorkerPoolSettings {
 export const DEFAULT_MEMORY_MB = 1024;
 const YOUNG_GENERATION_MB = 64;
 const RECYCLE_AFTER_TASKS = 50;
+const STOP_GRACE_MS = 5000;
 
 /** One worker per core, at least 2 (one heavy request never holds up every other PR) and at most 8. */
 export function defaultWorkerCount(): number {
@@ -36,6 +43,7 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
     memoryMb,
     youngGenerationMb: YOUNG_GENERATION_MB,
     timeLimitMs: toolTimeLimitMs(env),
+    stopGraceMs: STOP_GRACE_MS,
     recycleAfterTasks: RECYCLE_AFTER_TASKS,
     recycleAboveHeapMb: Math.floor(memoryMb / 2),
   };

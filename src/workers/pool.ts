@@ -96,7 +96,8 @@ export class WorkerPool {
   }
 
   async run<I, O>(task: WorkerTask<I>, limits: RunLimits): Promise<WorkerOutcome<O>> {
-    const watch = new TaskWatch(limits.label, limits.timeLimitMs ?? this.#settings.timeLimitMs, limits.signal);
+    const { timeLimitMs, stopGraceMs } = this.#settings;
+    const watch = new TaskWatch(limits.label, limits.timeLimitMs ?? timeLimitMs, stopGraceMs, limits.signal);
     const entryTask: EntryTask = { module: moduleUrl(task.module), export: task.export, input: task.input, port: watch.workerPort };
     try {
       const result = (await this.#pool.run(entryTask, { transferList: [watch.workerPort], signal: watch.signal })) as EntryResult;

@@ -20,6 +20,7 @@ export class TaskWatch {
   constructor(
     label: string,
     readonly timeLimitMs: number,
+    private readonly graceMs: number,
     private readonly caller?: AbortSignal,
   ) {
     this.#what = label;
@@ -59,7 +60,7 @@ export class TaskWatch {
 
   #restartClock(): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#stopWith("time-limit"), this.timeLimitMs);
+    this.#timer = setTimeout(() => this.#stopWith("time-limit"), this.timeLimitMs + this.graceMs);
   }
 
   #stopWith(reason: StopReason): void {

@@ -25,6 +25,7 @@ function testSettings(overrides: Partial<WorkerPoolSettings> = {}): WorkerPoolSe
     memoryMb: 64,
     youngGenerationMb: 16,
     timeLimitMs: 1000,
+    stopGraceMs: 0,
     recycleAfterTasks: 50,
     recycleAboveHeapMb: 48,
     ...overrides,

@@ -7,7 +7,7 @@ import { fixture, startPool } from "./built.js";
 
 let pool: WorkerPool;
 beforeAll(async () => {
-  pool = await startPool({ workers: 1, memoryMb: 512, timeLimitMs: 30_000 });
+  pool = await startPool({ workers: 1, memoryMb: 512, timeLimitMs: 1000, stopGraceMs: 3000 });
 });
 afterAll(async () => {
   await pool.destroy();
@@ -19,7 +19,10 @@ test("ast-edit (ast-grep CLI) and move (TypeScript language service) preview and
     "src/a.ts": 'import { b } from "./b";\nconsole.log(b);\n',
     "src/b.ts": "export const b = 1;\n",
   };
-  const outcome = await pool.run({ module: fixture("engine.mjs"), export: "editAndMove", input: { files } }, { label: "`/ast-edit`" });
+  const outcome = await pool.run(
+    { module: fixture("engine.mjs"), export: "editAndMove", input: { files } },
+    { label: "`/ast-edit`", timeLimitMs: 30_000 },
+  );
   expect(outcome).toEqual({
     ok: true,
     value: {
@@ -32,5 +35,13 @@ test("ast-edit (ast-grep CLI) and move (TypeScript language service) preview and
         moved: "export const b = 1;\n",
       },
     },
+  });
+});
+
+test("an asynchronous hang is stopped by the in-process limit in the worker, before the pool terminates it", async () => {
+  const outcome = await pool.run({ module: fixture("engine.mjs"), export: "asyncHang", input: { seconds: 1 } }, { label: "`/hang`" });
+  expect(outcome).toEqual({
+    ok: true,
+    value: { threadId: expect.any(Number), answer: "`hang` did not finish within 1 s and was stopped; nothing was changed." },
   });
 });

@@ -7,6 +7,7 @@ test("defaults: 120 s per command, 1024 MB per worker, a worker per core (2 to 8
     memoryMb: DEFAULT_MEMORY_MB,
     youngGenerationMb: 64,
     timeLimitMs: 120_000,
+    stopGraceMs: 5000,
     recycleAfterTasks: 50,
     recycleAboveHeapMb: 512,
   });

@@ -46,6 +46,17 @@ test("a synchronous endless loop is stopped at the time limit and the pool goes 
   await expectPoolServes();
 });
 
+test("the worker is terminated stopGraceMs after the limit; the reply names the limit", async () => {
+  const graceful = await startPool({ workers: 1, stopGraceMs: 1000 });
+  const { outcome, ms } = await timed(graceful.run({ module: tasks, export: "spin", input: {} }, { label: "`/spin`" }));
+  await graceful.destroy();
+  expect(outcome).toMatchObject({
+    reason: "time-limit",
+    message: "`/spin` did not finish within 1 s and was stopped; nothing was changed.",
+  });
+  expect(ms).toBeGreaterThanOrEqual(2000);
+});
+
 test("each reported command gets the full time limit, and the reply names the one that hung", async () => {
   const { outcome, ms } = await timed(run("commands", { firstMs: 700 }, "This comment's commands"));
   expect(outcome).toMatchObject({
