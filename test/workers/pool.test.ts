@@ -126,6 +126,18 @@ test("tasks run in parallel on different workers", async () => {
   expect(b!.value.start).toBeLessThan(a!.value.end);
 });
 
+test("a worker that dies does not disturb the task running on another", async () => {
+  const [napping, dying] = await Promise.all([
+    run("nap", { ms: 800 }),
+    (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return run("exit");
+    })(),
+  ]);
+  expect(dying).toMatchObject({ reason: "crashed" });
+  expect(napping).toMatchObject({ ok: true, value: { start: expect.any(Number) } });
+});
+
 test("a spinning task holds one worker; another task finishes meanwhile", async () => {
   const spinning = run("spin");
   const { outcome, ms } = await timed(run("echo", { other: "PR" }));
