@@ -30,7 +30,7 @@ export function stoppedMessage(reason: StopReason, facts: StopFacts): string {
   const stopped = {
     "time-limit": `${what} did not finish within ${facts.timeLimitMs / 1000} s and was stopped`,
     "memory-limit": `${what} needed more than ${facts.memoryMb} MB of memory and was stopped`,
-    crashed: `${what} failed inside resolve-bot (its worker stopped unexpectedly; the error is in the app's log)`,
+    crashed: `${what} failed inside resolve-bot (the error is in the app's log)`,
     aborted: `${what} was cancelled before it finished`,
   }[reason];
   return `${stopped}; ${facts.writing ? WHILE_WRITING : "nothing was changed."}`;

@@ -96,7 +96,7 @@ test.each([
   expect(outcome).toMatchObject({
     ok: false,
     reason: "crashed",
-    message: `\`/${name}\` failed inside resolve-bot (its worker stopped unexpectedly; the error is in the app's log); nothing was changed.`,
+    message: `\`/${name}\` failed inside resolve-bot (the error is in the app's log); nothing was changed.`,
   });
   expect((outcome as { detail: string }).detail).toContain(detail);
   expect((outcome as { message: string }).message).not.toContain("internal detail");
