@@ -5,8 +5,8 @@
  * `task.input` (plain JSON) and resolves to a `WorkerOutcome` — it never rejects for what the task
  * or its worker did:
  * - time limit: the clock starts when a worker picks the task up and restarts at each
- *   `reportCommand`; at the limit the worker thread is terminated, which stops even a synchronous
- *   `for(;;){}` (an in-process timer cannot);
+ *   `reportCommand`; `stopGraceMs` after the limit the worker thread is terminated, which stops
+ *   even a synchronous `for(;;){}` (an in-process timer cannot);
  * - memory: each worker has a V8 heap limit (`resourceLimits`); a task above it ends its worker;
  * - a worker that exited, threw outside the task, was terminated or ran out of memory is replaced;
  *   the other workers' tasks go on.
