@@ -12,19 +12,26 @@ export class Acknowledgements {
    * `submit` said (false: a delivery already recorded, nothing acknowledged).
    */
   async intake(id: string, submit: () => Promise<boolean>, acknowledge: () => Promise<void>): Promise<boolean> {
-    // A redelivery racing the first delivery waits for it, then finds the id taken.
-    await this.inFlight.get(id);
+    // Registered before the first await, so a job the queue starts at once already finds it.
+    const previous = this.inFlight.get(id);
     const work = (async () => {
+      // A redelivery racing the first delivery waits for it, then finds the id taken.
+      if (previous) await previous;
       const accepted = await submit();
       if (accepted) await acknowledge();
       return accepted;
     })();
-    const settled = work.catch(() => undefined);
-    this.inFlight.set(id, settled);
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    // A later intake of the same id must not hide an earlier one's acknowledgement still in flight.
+    const entry = previous ? Promise.all([previous, settled]) : settled;
+    this.inFlight.set(id, entry);
     try {
       return await work;
     } finally {
-      if (this.inFlight.get(id) === settled) this.inFlight.delete(id);
+      if (this.inFlight.get(id) === entry) this.inFlight.delete(id);
     }
   }
 
