@@ -1,56 +1,75 @@
 /**
- * The Probot app: wires the GitHub adapter to the runtime.
- *   npm start  →  probot run ./dist/src/index.js
+ * The Probot app: webhook events go through ingress (event → Request), are recorded on the job
+ * queue (deduplicated by delivery id, one pull request at a time) and acknowledged; the queue's
+ * worker carries each request out with executeRequest.
+ *   npm start  →  node dist/src/server.js
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
-import { Runtime } from "./core/runtime.js";
-import { onIssueComment, onOpenedOrReopened, onRequestedAction, onSynchronize, type HandlerDeps } from "./github/handlers.js";
-import { WorkQueue } from "./github/work-queue.js";
+import { react } from "./github/session.js";
+import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
+import type { JobQueue } from "./jobs/job-queue.js";
+import { MemoryJobQueue } from "./jobs/memory-queue.js";
+import { Acknowledgements } from "./pipeline/acknowledgements.js";
+import { executeRequest, type ExecuteResult } from "./pipeline/execute.js";
+import { requestKey, type Request } from "./pipeline/request.js";
 import { createRegistry } from "./tools/index.js";
 
-/** How long an installation's permissions are trusted before asking GitHub again. */
-const PERMISSIONS_TTL_MS = 10 * 60 * 1000;
+/** Pull requests served at once (each one's requests still run one at a time). */
+const JOB_CONCURRENCY = 16;
 
-function webUrl(env: NodeJS.ProcessEnv): string {
-  return env.GHE_HOST ? `${env.GHE_PROTOCOL ?? "https"}://${env.GHE_HOST}` : "https://github.com";
-}
+type Log = Probot["log"];
 
 export interface ResolveBotOptions {
   env?: NodeJS.ProcessEnv;
-  /** The work queue and the app's logger, for graceful shutdown (and tests). */
-  onQueue?: (queue: WorkQueue, log: Probot["log"]) => void;
+  /** Makes the job queue: in memory by default; SQLite or Redis are one line here. */
+  createQueue?: (log: Log) => JobQueue;
+  /** Carries out a request: in this process by default; a worker pool can take it over. */
+  execute?: (request: Request, env: NodeJS.ProcessEnv) => Promise<ExecuteResult>;
+  /** The job queue and the app's logger, for graceful shutdown (and tests). */
+  onQueue?: (queue: JobQueue, log: Log) => void;
+}
+
+function memoryQueue(log: Log): JobQueue {
+  return new MemoryJobQueue({ onError: (error, job) => log.error({ err: error, key: job.key }, "resolve-bot job failed") });
 }
 
 export function resolveBot(options: ResolveBotOptions = {}) {
   return async function app(app: Probot, _options?: ApplicationFunctionOptions): Promise<void> {
     const env = options.env ?? process.env;
+    // Built here too so a broken RESOLVE_BOT_TOOLS stops the server at start, not at the first command.
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
-    const queue = new WorkQueue((error, key) => app.log.error({ err: error, key }, "resolve-bot job failed"));
+    const queue = (options.createQueue ?? memoryQueue)(app.log);
     options.onQueue?.(queue, app.log);
+    const execute = options.execute ?? ((request: Request) => executeRequest(request, env, { log: app.log }));
+    const acknowledgements = new Acknowledgements();
 
-    const permissions = new Map<number, { workflows: boolean; at: number }>();
-    const deps: HandlerDeps = {
-      registry,
-      runtime: new Runtime(registry),
-      queue,
-      appId: env.APP_ID ? Number(env.APP_ID) : undefined,
-      webUrl: webUrl(env),
-      async canWriteWorkflows(installationId) {
-        if (installationId === undefined) return false;
-        const cached = permissions.get(installationId);
-        if (cached && Date.now() - cached.at < PERMISSIONS_TTL_MS) return cached.workflows;
-        const appOctokit = await app.auth();
-        const { data } = await appOctokit.rest.apps.getInstallation({ installation_id: installationId });
-        const workflows = data.permissions?.workflows === "write";
-        permissions.set(installationId, { workflows, at: Date.now() });
-        return workflows;
+    queue.process(
+      async (job) => {
+        await acknowledgements.acknowledged(job.id);
+        await execute(job.payload as Request, env);
       },
-    };
+      {
+        concurrency: JOB_CONCURRENCY,
+        onDeadLetter: (job, error) => app.log.error({ err: error, key: job.key }, "resolve-bot job failed"),
+      },
+    );
 
-    app.on("issue_comment.created", (context) => onIssueComment(context, deps));
-    app.on("check_run.requested_action", (context) => onRequestedAction(context, deps));
-    app.on("pull_request.synchronize", (context) => onSynchronize(context, deps));
-    app.on(["pull_request.opened", "pull_request.reopened"], (context) => onOpenedOrReopened(context, deps));
+    app.on([...INGRESS_EVENTS], async (context) => {
+      const request = toRequest(context);
+      if (!request) return;
+      const trigger = request.trigger;
+      await acknowledgements.intake(
+        request.deliveryId,
+        () => queue.submit({ id: request.deliveryId, key: requestKey(request), payload: request }),
+        async () => {
+          if (trigger.kind !== "comment" || trigger.commentId === undefined) return;
+          // The acknowledgement is a courtesy: if it fails, the command still runs.
+          await react(context.octokit, request.repository, trigger.commentId, "eyes").catch((error: unknown) =>
+            context.log.warn({ err: error }, "👀 reaction failed"),
+          );
+        },
+      );
+    });
     app.log.info(
       `resolve-bot ready with tools: ${registry
         .list()

@@ -4,6 +4,7 @@
  * a link to the action's check run (which holds the full diff), and the next command once at the end.
  */
 import type { CommentOutcome, CommandOutcome } from "../core/runtime.js";
+import type { Reply } from "../pipeline/reply.js";
 import type { PendingRecord } from "../core/store.js";
 import { RESOLVE_COMMANDS } from "../core/messages.js";
 import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
@@ -105,4 +106,23 @@ export function renderReply(result: CommentOutcome, links: Links): string {
 /** Ends a rendered reply with the steering line while something is pending (spec §7). */
 export function withSteering(body: string, steering: string | undefined): string {
   return steering ? `${body}\n\n---\n${text(steering)}` : body;
+}
+
+/** The only reply a bot failure gets: never the internal message (it may hold tokens, paths, URLs). */
+export const INTERNAL_ERROR =
+  "Something went wrong inside resolve-bot; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
+
+/** Line by line, so a stray backtick in one line cannot open a code span that shields the next. */
+function textLines(message: string): string {
+  return message
+    .split("\n")
+    .map((line) => text(line))
+    .join("\n");
+}
+
+/** The comment for a request's reply (pipeline/reply.ts). */
+export function renderGitHubReply(reply: Reply, links: Links): string {
+  if (reply.status === "bot-error") return INTERNAL_ERROR;
+  if (reply.outcomes.length === 0 && reply.skipped.length === 0) return withSteering(textLines(reply.notice ?? ""), reply.steering);
+  return renderReply(reply, links);
 }

@@ -1,57 +1,69 @@
 /**
- * Everything the runtime needs for one pull request on GitHub: its config, head, check-run stack,
- * tarball workspace and commit writer, as a CommandContext.
+ * The GitHub adapter's ports for one request: configuration from the default branch, the
+ * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head as a
+ * tarball, one commit through the Git Data API, and the reply comment with its reactions.
  */
 import { commitMessage } from "../core/commit-message.js";
-import { normaliseCommandName } from "../core/commands.js";
-import { once, type CommandContext } from "../core/context.js";
-import type { ToolRegistry } from "../core/registry.js";
+import { once } from "../core/context.js";
+import type { Runtime } from "../core/runtime.js";
+import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
+import type { Reply } from "../pipeline/reply.js";
+import type { Request, RequestActor } from "../pipeline/request.js";
 import { CheckRunStore } from "./check-runs.js";
 import { commitChangeSet } from "./commit-writer.js";
-import { checkNames, parseRepoConfig, type RepoConfig } from "./repo-config.js";
+import { allows, permissionOf } from "./permissions.js";
+import { renderGitHubReply } from "./replies.js";
+import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
-import type { Workspace } from "../workspace/workspace.js";
+import type { ToolRegistry } from "../core/registry.js";
 
 export const CONFIG_FILE = "resolve-bot.yml";
+const CONFIG_PATH = `.github/${CONFIG_FILE}`;
 
-export interface Actor {
-  login: string;
-  id: number;
-}
-
-export interface SessionDeps {
-  registry: ToolRegistry;
+export interface GitHubPortsOptions {
+  runtime: Runtime;
+  log: PipelineLog;
   appId?: number;
   /** e.g. https://github.com, for commit links and noreply addresses. */
   webUrl: string;
+  /** Whether this installation has the `workflows` permission. */
   canWriteWorkflows(): Promise<boolean>;
+  /** Called with each comment body posted (the execution summary). */
+  onReply?(body: string): void;
 }
 
-export interface PullRequestSession {
-  pr: PullRequestInfo;
-  config: RepoConfig;
-  store: CheckRunStore;
-  context: CommandContext;
-  commitUrl(sha: string): string;
+type Reaction = "eyes" | "rocket" | "confused";
+
+export async function react(octokit: GitHubClient, repo: RepoRef, commentId: number, content: Reaction): Promise<void> {
+  await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
 }
 
-/** Reads `.github/resolve-bot.yml` from the default branch; errors name each bad key. */
+/**
+ * `.github/resolve-bot.yml` as Probot's context.config reads it: from the default branch (never the
+ * pull request's), with `_extends` and the organisation's `.github` repository.
+ */
+export async function readRepoConfigFile(octokit: GitHubClient, repo: RepoRef): Promise<unknown> {
+  const { config, files } = await octokit.config.get({ ...repo, path: CONFIG_PATH });
+  return files.some((file) => file.config !== null) ? config : null;
+}
+
+/** Reads and checks the configuration; errors name each bad key. */
 export async function loadRepoConfig(
   readConfig: () => Promise<unknown>,
   registry: ToolRegistry,
-): Promise<{ ok: true; config: RepoConfig } | { ok: false; errors: string[] }> {
+): Promise<{ ok: true; config: RepoConfig } | { ok: false; file: string; errors: string[] }> {
   let raw: unknown;
   try {
     raw = await readConfig();
   } catch (error) {
-    return { ok: false, errors: [`.github/${CONFIG_FILE} cannot be read: ${(error as Error).message}`] };
+    return { ok: false, file: CONFIG_PATH, errors: [`${CONFIG_PATH} cannot be read: ${(error as Error).message}`] };
   }
   const parsed = parseRepoConfig(raw);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ...parsed, file: CONFIG_PATH };
   const commands = [...registry.list().map((tool) => tool.name), "resolve", "help", "pending"];
   const errors = checkNames(parsed.config, commands);
-  return errors.length > 0 ? { ok: false, errors } : parsed;
+  return errors.length > 0 ? { ok: false, file: CONFIG_PATH, errors } : parsed;
 }
 
 export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, number: number): Promise<PullRequestInfo> {
@@ -71,52 +83,78 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
-export function openSession(
+/** The first command the actor may not run, with the permission it needs. */
+async function permissionRefusal(
   octokit: GitHubClient,
-  pr: PullRequestInfo,
+  repo: RepoRef,
+  actor: RequestActor,
+  commands: string[],
   config: RepoConfig,
-  actor: Actor,
-  deps: SessionDeps,
-): PullRequestSession {
-  const commitUrl = (sha: string) => `${deps.webUrl}/${pr.owner}/${pr.repo}/commit/${sha}`;
-  const store = new CheckRunStore(octokit, pr, { appId: deps.appId, gateCheck: config.gateCheck, commitUrl });
-  const enabled = config.tools ? new Set(config.tools) : undefined;
-  // The workspace follows the head: after an apply, the next command reads the new commit.
-  let workspace: { sha: string; files: Promise<Workspace> } | undefined;
+): Promise<PermissionRefusal | undefined> {
+  // Whoever can comment can read: read-only commands (/help, /pending) need no lookup.
+  if (commands.every((command) => requiredPermission(config, command) === "read")) return undefined;
+  const level = await permissionOf(octokit, repo, actor.login);
+  for (const command of commands) {
+    const needed = requiredPermission(config, command);
+    if (!allows(level, needed)) return { command, needed, actual: level };
+  }
+  return undefined;
+}
+
+export function githubPorts(octokit: GitHubClient, request: Request, options: GitHubPortsOptions): Ports<RepoConfig, PullRequestInfo> {
+  const repo = request.repository;
+  const commitUrl = (sha: string) => `${options.webUrl}/${repo.owner}/${repo.repo}/commit/${sha}`;
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
-  const noreplyHost = `users.noreply.${new URL(deps.webUrl).hostname}`;
-  const context: CommandContext = {
-    store,
-    actor: actor.login,
-    steering: config.steering,
-    limits: config.commandLimits,
-    isToolEnabled: (name) => !enabled || enabled.has(normaliseCommandName(name)),
-    workspace() {
-      if (workspace?.sha !== pr.headSha) {
-        const defaultBranch = pr.defaultBranch;
-        const files = TarballWorkspace.download(octokit, pr, pr.headSha, config.limits);
-        workspace = {
-          sha: pr.headSha,
-          // The default branch's files are fetched only when a tool asks for them (/ast-fix's rules).
-          files:
-            defaultBranch === undefined
-              ? files
-              : files.then((head) =>
-                  Object.assign(head, { defaultBranch: once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits)) }),
-                ),
-        };
-      }
-      return workspace.files;
+  const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
+  const commentId = request.trigger.kind === "comment" ? request.trigger.commentId : undefined;
+  return {
+    runtime: options.runtime,
+    log: options.log,
+    config: {
+      load: once(() => loadRepoConfig(() => readRepoConfigFile(octokit, repo), options.runtime.registry)),
+      fallback: DEFAULT_REPO_CONFIG,
     },
-    async commit(changes, request) {
-      const message = commitMessage({
-        record: request.record,
-        reason: request.reason,
-        template: config.commitMessage,
-        trailers: [`Co-authored-by: ${actor.login} <${actor.id}+${actor.login}@${noreplyHost}>`],
-      });
-      return commitChangeSet(octokit, pr, changes, { message, canWriteWorkflows: () => deps.canWriteWorkflows() });
+    permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
+    pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
+    stack: {
+      // The store gets its own copy: what it learns about the head stays inside it.
+      open: (pr, headSha, config) =>
+        new CheckRunStore(octokit, { ...pr, headSha }, { appId: options.appId, gateCheck: config.gateCheck, commitUrl }),
+    },
+    workspace: {
+      async at(pr, sha, config) {
+        const head = await TarballWorkspace.download(octokit, pr, sha, config.limits);
+        const defaultBranch = pr.defaultBranch;
+        // The default branch's files are fetched only when a tool asks for them (/ast-fix's rules).
+        if (defaultBranch !== undefined)
+          head.defaultBranch = once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits));
+        return head;
+      },
+    },
+    commit: {
+      commit(pr, parent, changes, commit, actor, config) {
+        const address = actor.id === undefined ? `${actor.login}@${noreplyHost}` : `${actor.id}+${actor.login}@${noreplyHost}`;
+        const message = commitMessage({
+          record: commit.record,
+          reason: commit.reason,
+          template: config.commitMessage,
+          trailers: [`Co-authored-by: ${actor.login} <${address}>`],
+        });
+        return commitChangeSet(octokit, { ...pr, headSha: parent }, changes, {
+          message,
+          canWriteWorkflows: () => options.canWriteWorkflows(),
+        });
+      },
+    },
+    reply: {
+      async send(reply: Reply) {
+        const body = renderGitHubReply(reply, commitUrl);
+        await octokit.rest.issues.createComment({ ...repo, issue_number: request.pullRequest, body });
+        options.onReply?.(body);
+      },
+      async finish(ok) {
+        if (commentId !== undefined) await react(octokit, repo, commentId, ok ? "rocket" : "confused");
+      },
     },
   };
-  return { pr, config, store, context, commitUrl };
 }

@@ -4,24 +4,16 @@
  * Exit codes: 0 success, 1 tool or resolve failure (message on stderr), 2 usage error.
  */
 import { parseArgs } from "node:util";
-import { parseCommands } from "../core/commands.js";
-import { LOCAL_RESOLVE_COMMANDS, steeringLine } from "../core/messages.js";
-import { Runtime, renderStack, type CommandOutcome } from "../core/runtime.js";
-import type { ToolRegistry } from "../core/registry.js";
-import type { PendingRecord } from "../core/store.js";
+import { parseCommands, type SlashCommand } from "../core/commands.js";
+import { Runtime } from "../core/runtime.js";
 import { commandName, usageLine } from "../core/usage.js";
 import { createRegistry } from "../tools/index.js";
 import { runDemo } from "./demo.js";
-import { openLocalSession } from "./session.js";
-import { colourDiff, noStyle, plain, type Style } from "./terminal.js";
+import { runLocalCommands, type LocalOptions } from "./session.js";
+import { plain, type Output } from "./terminal.js";
 import { packageVersion } from "./version.js";
 
-export interface Output {
-  out(text: string): void;
-  err(text: string): void;
-  /** How stdout shows emphasis: colour on a TTY, nothing otherwise. */
-  style?: Style;
-}
+export type { Output } from "./terminal.js";
 
 export const USAGE = `Usage:
   resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"
@@ -72,16 +64,14 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
   }
   try {
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
+    const local: LocalOptions = { cwd, runtime: new Runtime(registry), output };
     switch (verb) {
       case "preview":
-        return await previewCommand(registry, rest, cwd, parsed.values.strict ?? false, output);
+        return await run(previewCommands(rest), { ...local, steering: parsed.values.strict ? "strict" : "stack" });
       case "resolve":
-        return await resolveCommand(registry, rest, cwd, parsed.values["no-commit"] ?? false, output);
-      case "pending": {
-        const session = await openLocalSession({ cwd });
-        output.out(plain(renderStack(await session.store.list()), output.style));
-        return 0;
-      }
+        return await run(resolveCommands(rest), { ...local, noCommit: parsed.values["no-commit"] ?? false });
+      case "pending":
+        return await run(parseCommands("/pending"), local);
       case "tools":
         output.out(
           registry
@@ -105,7 +95,12 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
   }
 }
 
-async function previewCommand(registry: ToolRegistry, words: string[], cwd: string, strict: boolean, output: Output): Promise<number> {
+/** Each verb is a request of slash commands, run through the same pipeline as a PR comment. */
+async function run(commands: SlashCommand[], options: LocalOptions): Promise<number> {
+  return (await runLocalCommands(commands, options)) === "ok" ? 0 : 1;
+}
+
+function previewCommands(words: string[]): SlashCommand[] {
   const text = words.join(" ").trim();
   if (text === "") throw new UsageError("preview needs a slash command.");
   // No slash, no command: "ast-edit --pat a --out b" is not guessed at (it would run with defaults).
@@ -114,57 +109,14 @@ async function previewCommand(registry: ToolRegistry, words: string[], cwd: stri
   }
   const commands = parseCommands(text);
   if (commands.length === 0) throw new UsageError(`No slash command in ${JSON.stringify(text)}.`);
-  const session = await openLocalSession({ cwd, steering: strict ? "strict" : "stack" });
-  const result = await new Runtime(registry).handleCommands(commands, session.context);
-  let status = 0;
-  for (const outcome of result.outcomes) {
-    if (!outcome.ok) {
-      output.err(plain(outcome.message));
-      status = 1;
-      continue;
-    }
-    output.out(renderOutcome(outcome, output.style ?? noStyle));
-  }
-  if (result.skipped.length > 0) output.err(`Not run, because an earlier command failed: ${result.skipped.join(", ")}`);
-  if (status === 0) printNext(result.stack, output);
-  return status;
+  return commands;
 }
 
-/** A preview on a terminal: the pending label first, what the tool said beyond it, then the diff. */
-function renderOutcome(outcome: CommandOutcome, style: Style): string {
-  const pushed = outcome.pushed ?? [];
-  if (pushed.length === 0) return plain(outcome.message, style);
-  const lines = outcome.message.split("\n");
-  // The tool's first line usually is the label; say it once.
-  const said = pushed.some(({ record }) => record.label === lines[0]) ? lines.slice(1) : lines;
-  const parts: string[] = [];
-  for (const [index, { record, diff }] of pushed.entries()) {
-    parts.push(style("bold", `Pending #${record.seq}: ${record.label}`));
-    if (index === 0 && said.join("\n").trim() !== "") parts.push(plain(said.join("\n").trim(), style));
-    if (diff) parts.push(colourDiff(diff.trimEnd(), style));
-  }
-  return parts.join("\n");
-}
-
-/** The next command, once, while something is pending. */
-function printNext(stack: PendingRecord[], output: Output): void {
-  const steering = steeringLine(stack, LOCAL_RESOLVE_COMMANDS);
-  if (steering) output.out(`\n${plain(steering, output.style)}`);
-}
-
-async function resolveCommand(registry: ToolRegistry, words: string[], cwd: string, noCommit: boolean, output: Output): Promise<number> {
+/** `resolve apply "<reason>"` is the comment `/resolve apply <reason>`. */
+function resolveCommands(words: string[]): SlashCommand[] {
   const [action, ...reasonWords] = words;
   if (action !== "apply" && action !== "discard") throw new UsageError('resolve needs "apply" or "discard".');
   const reason = reasonWords.join(" ").trim();
   if (reason === "") throw new UsageError(`resolve ${action} needs a reason: resolve-bot resolve ${action} "<reason>"`);
-  const session = await openLocalSession({ cwd, noCommit });
-  const outcome = await new Runtime(registry).resolve(action, reason, session.context);
-  if (!outcome.ok) {
-    output.err(plain(outcome.message));
-    return 1;
-  }
-  output.out(plain(outcome.message, output.style));
-  if (outcome.resolved?.commit) output.out(`Committed ${outcome.resolved.commit.slice(0, 12)}.`);
-  printNext(await session.store.list(), output);
-  return 0;
+  return [{ name: "resolve", typed: "resolve", args: `${action} ${reason}`, line: 1 }];
 }

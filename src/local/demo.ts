@@ -5,12 +5,12 @@
 import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Runtime, renderStack } from "../core/runtime.js";
+import { parseCommands } from "../core/commands.js";
+import { Runtime } from "../core/runtime.js";
 import type { ToolRegistry } from "../core/registry.js";
 import { git } from "./git.js";
-import type { Output } from "./cli.js";
-import { openLocalSession } from "./session.js";
-import { colourDiff, plain } from "./terminal.js";
+import { runLocalCommands } from "./session.js";
+import type { Output } from "./terminal.js";
 
 const SAMPLE: Record<string, string> = {
   "src/math.ts": `export function add(a: number, b: number): number {\n  console.log("add", a, b);\n  return a + b;\n}\n`,
@@ -30,7 +30,7 @@ export async function runDemo(registry: ToolRegistry, output: Output): Promise<n
   await git(dir, ["config", "user.name", "Demo"]);
   await git(dir, ["config", "user.email", "demo@example.com"]);
 
-  const runtime = new Runtime(registry);
+  const local = { cwd: dir, runtime: new Runtime(registry), output };
   const steps = [
     "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src",
     "/move src/math.ts src/lib/math.ts",
@@ -40,19 +40,12 @@ export async function runDemo(registry: ToolRegistry, output: Output): Promise<n
   ];
   output.out(`Sample repository: ${dir}\n`);
   for (const step of steps) {
-    const session = await openLocalSession({ cwd: dir });
-    const result = await runtime.handleComment(step, session.context);
     output.out(`$ ${step}`);
-    for (const outcome of result.outcomes) {
-      output.out(plain(outcome.message, output.style));
-      for (const { diff } of outcome.pushed ?? []) if (diff) output.out(colourDiff(diff.trimEnd(), output.style));
-      if (!outcome.ok) return 1;
-    }
+    if ((await runLocalCommands(parseCommands(step), local)) !== "ok") return 1;
     output.out("");
   }
-  const session = await openLocalSession({ cwd: dir });
-  output.out(`$ git log --oneline\n${(await git(dir, ["log", "--format=%h %s"])).trimEnd()}`);
-  output.out(`\n${plain(renderStack(await session.store.list()), output.style)}`);
+  output.out(`$ git log --oneline\n${(await git(dir, ["log", "--format=%h %s"])).trimEnd()}\n`);
+  await runLocalCommands(parseCommands("/pending"), local);
   output.out(`\nTry it yourself: node dist/src/cli.js preview --cwd ${dir} -- "/rename-symbol add sum"`);
   return 0;
 }

@@ -4,6 +4,16 @@
  * Hand-written rather than a markdown-to-terminal library: the messages use only code spans and
  * bold, and a library would re-wrap and indent text that users copy (commands, paths).
  */
+import type { CommandOutcome } from "../core/runtime.js";
+import type { Reply } from "../pipeline/reply.js";
+
+/** Where the command line writes: stdout and stderr, and how stdout shows emphasis. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+  /** Colour on a TTY, nothing otherwise. */
+  style?: Style;
+}
 
 /** SGR codes, written out: node's util.styleText decides by itself whether to colour, differently across Node lines. */
 const FORMATS = { bold: [1, 22], red: [31, 39], green: [32, 39], cyan: [36, 39], dim: [2, 22] } as const;
@@ -48,4 +58,41 @@ export function colourDiff(diff: string, style: Style = noStyle): string {
       return line;
     })
     .join("\n");
+}
+
+/** A preview on a terminal: the pending label first, what the tool said beyond it, then the diff. */
+function renderOutcome(outcome: CommandOutcome, style: Style): string {
+  const pushed = outcome.pushed ?? [];
+  if (pushed.length === 0) return plain(outcome.message, style);
+  const lines = outcome.message.split("\n");
+  // The tool's first line usually is the label; say it once.
+  const said = pushed.some(({ record }) => record.label === lines[0]) ? lines.slice(1) : lines;
+  const parts: string[] = [];
+  for (const [index, { record, diff }] of pushed.entries()) {
+    parts.push(style("bold", `Pending #${record.seq}: ${record.label}`));
+    if (index === 0 && said.join("\n").trim() !== "") parts.push(plain(said.join("\n").trim(), style));
+    if (diff) parts.push(colourDiff(diff.trimEnd(), style));
+  }
+  return parts.join("\n");
+}
+
+/**
+ * A request's reply (pipeline/reply.ts) on the terminal: what worked on stdout, what failed on
+ * stderr, and the next command once while something is pending. A bot failure says nothing more
+ * here: its cause was already written to stderr.
+ */
+export function writeReply(reply: Reply, output: Output): void {
+  const style = output.style ?? noStyle;
+  for (const outcome of reply.outcomes) {
+    if (!outcome.ok) {
+      output.err(plain(outcome.message));
+      continue;
+    }
+    output.out(renderOutcome(outcome, style));
+    if (outcome.resolved?.commit) output.out(`Committed ${outcome.resolved.commit.slice(0, 12)}.`);
+  }
+  if (reply.skipped.length > 0) output.err(`Not run, because an earlier command failed: ${reply.skipped.join(", ")}`);
+  if (reply.notice && reply.status === "ok") output.out(plain(reply.notice, style));
+  else if (reply.notice) output.err(plain(reply.notice));
+  if (reply.status === "ok" && reply.steering) output.out(`\n${plain(reply.steering, style)}`);
 }

@@ -1,0 +1,143 @@
+/**
+ * Ingress: a GitHub webhook event becomes a Request, or nothing. Only what the bot acts on passes:
+ * comments with slash commands on pull requests (not from bots), the gate check's Apply/Discard
+ * buttons, pushes, opened/reopened/closed pull requests, check suites and our own check runs
+ * re-requested or gone stale. Reading the event is all it does: no API calls.
+ */
+import type { Context } from "probot";
+import { parseCommands } from "../core/commands.js";
+import type { Request, RequestActor, Trigger } from "../pipeline/request.js";
+import { ACTION_CHECK_PREFIX, GATE_CHECK_NAME } from "./check-runs.js";
+
+/** The webhook events ingress reads (Probot `app.on` names). */
+export const INGRESS_EVENTS = [
+  "issue_comment.created",
+  "check_run.requested_action",
+  "check_run.rerequested",
+  "check_run.completed",
+  "check_suite.requested",
+  "check_suite.rerequested",
+  "pull_request.synchronize",
+  "pull_request.opened",
+  "pull_request.reopened",
+  "pull_request.closed",
+] as const;
+
+export type IngressEvent = (typeof INGRESS_EVENTS)[number];
+
+/** What ingress needs of a Probot context: the delivery id and the payload. */
+export interface Delivery<E extends IngressEvent = IngressEvent> {
+  id: string;
+  name: string;
+  payload: Context<E>["payload"];
+}
+
+interface Common {
+  repository: { owner: { login: string }; name: string };
+  installation?: { id: number } | null;
+  sender: { login: string; id: number };
+}
+
+function request(delivery: Delivery, pullRequest: number, trigger: Trigger, actor?: RequestActor): Request {
+  const payload = delivery.payload as Common;
+  const installationId = payload.installation?.id;
+  return {
+    ...(installationId === undefined ? {} : { installationId }),
+    repository: { owner: payload.repository.owner.login, repo: payload.repository.name },
+    pullRequest,
+    actor: actor ?? { login: payload.sender.login, id: payload.sender.id },
+    deliveryId: delivery.id,
+    trigger,
+  };
+}
+
+function isOurRun(name: string): boolean {
+  return name === GATE_CHECK_NAME || name.startsWith(ACTION_CHECK_PREFIX);
+}
+
+/** A check run's pull request: the gate names it in its external id, others through GitHub's list. */
+function runPullRequest(run: { external_id: string | null; pull_requests: Array<{ number: number }> }): number | undefined {
+  const number = Number(/^pr:(\d+)$/.exec(run.external_id ?? "")?.[1] ?? run.pull_requests[0]?.number);
+  return Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+function fromComment(delivery: Delivery<"issue_comment.created">): Request | undefined {
+  const { payload } = delivery;
+  if (!payload.issue.pull_request) return undefined;
+  if (payload.comment.user?.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const commands = parseCommands(payload.comment.body ?? "");
+  if (commands.length === 0 || !payload.comment.user) return undefined;
+  const actor = { login: payload.comment.user.login, id: payload.comment.user.id };
+  return request(delivery, payload.issue.number, { kind: "comment", commentId: payload.comment.id, commands }, actor);
+}
+
+function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): Request | undefined {
+  const { payload } = delivery;
+  const run = payload.check_run;
+  if (run.name !== GATE_CHECK_NAME) return undefined;
+  const action = payload.requested_action?.identifier;
+  if (action !== "apply" && action !== "discard") return undefined;
+  const number = runPullRequest(run);
+  return number === undefined ? undefined : request(delivery, number, { kind: "button", action, checkRunId: run.id });
+}
+
+function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request | undefined {
+  const run = delivery.payload.check_run;
+  const number = runPullRequest(run);
+  if (!isOurRun(run.name) || number === undefined) return undefined;
+  return request(delivery, number, { kind: "rerequested", checkRunId: run.id, name: run.name });
+}
+
+function fromCompleted(delivery: Delivery<"check_run.completed">): Request | undefined {
+  const run = delivery.payload.check_run;
+  // Our own runs complete all the time (apply, discard, moves): only GitHub's "stale" is news.
+  if (run.conclusion !== "stale" || !isOurRun(run.name)) return undefined;
+  const number = runPullRequest(run);
+  return number === undefined ? undefined : request(delivery, number, { kind: "stale", checkRunId: run.id });
+}
+
+function fromCheckSuite(delivery: Delivery<"check_suite.requested" | "check_suite.rerequested">): Request | undefined {
+  const suite = delivery.payload.check_suite;
+  const number = suite.pull_requests[0]?.number;
+  return number === undefined ? undefined : request(delivery, number, { kind: "check_suite", headSha: suite.head_sha });
+}
+
+function fromPullRequest(
+  delivery: Delivery<"pull_request.synchronize" | "pull_request.opened" | "pull_request.reopened" | "pull_request.closed">,
+): Request | undefined {
+  const { payload } = delivery;
+  const number = payload.pull_request.number;
+  switch (payload.action) {
+    case "synchronize":
+      return request(delivery, number, { kind: "push", before: payload.before, after: payload.after });
+    case "closed":
+      return request(delivery, number, { kind: "closed", merged: payload.pull_request.merged === true });
+    default:
+      return request(delivery, number, { kind: payload.action });
+  }
+}
+
+/** The request an event asks for, or undefined when the bot has nothing to do with it. */
+export function toRequest(delivery: Delivery): Request | undefined {
+  const action = (delivery.payload as { action?: string }).action;
+  switch (`${delivery.name}.${action}` as IngressEvent) {
+    case "issue_comment.created":
+      return fromComment(delivery);
+    case "check_run.requested_action":
+      return fromRequestedAction(delivery);
+    case "check_run.rerequested":
+      return fromRerequested(delivery);
+    case "check_run.completed":
+      return fromCompleted(delivery);
+    case "check_suite.requested":
+    case "check_suite.rerequested":
+      return fromCheckSuite(delivery);
+    case "pull_request.synchronize":
+    case "pull_request.opened":
+    case "pull_request.reopened":
+    case "pull_request.closed":
+      return fromPullRequest(delivery);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Carries out one GitHub request from nothing but the request and the environment, so it runs the
+ * same in the server's process and in a fresh worker thread: it builds its own tool registry and
+ * an installation Octokit (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, GHE_HOST/GHE_PROTOCOL,
+ * RESOLVE_BOT_THROTTLE, RESOLVE_BOT_TOOLS), runs the pipeline and answers with a JSON summary.
+ * What is expensive to build is built once per thread (per distinct configuration).
+ */
+import { getPrivateKey } from "@probot/get-private-key";
+import { Probot } from "probot";
+import { Runtime } from "../core/runtime.js";
+import { apiUrl, resolveBotOctokit, webUrl } from "../github/octokit.js";
+import { githubPorts } from "../github/session.js";
+import { createRegistry } from "../tools/index.js";
+import type { PipelineLog } from "./ports.js";
+import type { ReplyStatus } from "./reply.js";
+import type { Request } from "./request.js";
+import { runRequest } from "./run-request.js";
+
+export interface ExecuteResult {
+  /** The request did what was asked (a refusal or a failed command is not ok). */
+  ok: boolean;
+  status: ReplyStatus;
+  /** Each comment posted, as rendered. */
+  replied: string[];
+}
+
+export interface ExecuteOptions {
+  /** Where failures are logged (default: the executor's own Probot logger). */
+  log?: PipelineLog;
+}
+
+/** How long an installation's permissions are trusted before asking GitHub again. */
+const PERMISSIONS_TTL_MS = 10 * 60 * 1000;
+
+interface Executor {
+  probot: Probot;
+  runtime: Runtime;
+  appId: number;
+  webUrl: string;
+  canWriteWorkflows(installationId: number | undefined): Promise<boolean>;
+}
+
+const executors = new Map<string, Promise<Executor>>();
+
+/** The settings an executor is built from: another combination gets another executor. */
+function executorKey(env: NodeJS.ProcessEnv): string {
+  const keys = ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "GHE_HOST", "GHE_PROTOCOL", "RESOLVE_BOT_THROTTLE", "RESOLVE_BOT_TOOLS"];
+  return JSON.stringify(keys.map((key) => env[key] ?? null));
+}
+
+async function buildExecutor(env: NodeJS.ProcessEnv): Promise<Executor> {
+  const appId = Number(env.APP_ID);
+  const privateKey = getPrivateKey({ env });
+  if (!Number.isInteger(appId) || appId <= 0 || !privateKey) throw new Error("APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set");
+  const probot = new Probot({
+    appId,
+    privateKey,
+    baseUrl: apiUrl(env),
+    Octokit: resolveBotOctokit(env),
+    // Probot's options know no "silent"; "fatal" is as quiet as it gets there.
+    logLevel: env.LOG_LEVEL === "silent" ? "fatal" : (env.LOG_LEVEL ?? "info"),
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
+  });
+  const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
+  const permissions = new Map<number, { workflows: boolean; at: number }>();
+  return {
+    probot,
+    runtime: new Runtime(registry),
+    appId,
+    webUrl: webUrl(env),
+    async canWriteWorkflows(installationId) {
+      if (installationId === undefined) return false;
+      const cached = permissions.get(installationId);
+      if (cached && Date.now() - cached.at < PERMISSIONS_TTL_MS) return cached.workflows;
+      const appOctokit = await probot.auth();
+      const { data } = await appOctokit.rest.apps.getInstallation({ installation_id: installationId });
+      const workflows = data.permissions?.workflows === "write";
+      permissions.set(installationId, { workflows, at: Date.now() });
+      return workflows;
+    },
+  };
+}
+
+function executorFor(env: NodeJS.ProcessEnv): Promise<Executor> {
+  const key = executorKey(env);
+  let executor = executors.get(key);
+  if (!executor) {
+    executor = buildExecutor(env);
+    // A failed build (a bad custom tool, no key) is tried again next time, not cached.
+    executor.catch(() => executors.delete(key));
+    executors.set(key, executor);
+  }
+  return executor;
+}
+
+export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+  const executor = await executorFor(env);
+  const octokit = await executor.probot.auth(request.installationId);
+  const replied: string[] = [];
+  const ports = githubPorts(octokit, request, {
+    runtime: executor.runtime,
+    log: options.log ?? executor.probot.log,
+    appId: executor.appId,
+    webUrl: executor.webUrl,
+    canWriteWorkflows: () => executor.canWriteWorkflows(request.installationId),
+    onReply: (body) => replied.push(body),
+  });
+  const result = await runRequest(request, ports);
+  return { ok: result.status === "ok", status: result.status, replied };
+}

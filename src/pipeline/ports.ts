@@ -1,0 +1,84 @@
+/**
+ * What a forge gives the pipeline: the ports `runRequest` calls. GitHub implements them with
+ * Octokit (github/session.ts), the local CLI with a checkout (local/session.ts). `C` is the forge's
+ * configuration and `P` what it knows of a pull request: the pipeline only passes them back.
+ */
+import type { CommitRequest, CommandLimits, Steering } from "../core/context.js";
+import type { Runtime } from "../core/runtime.js";
+import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
+import type { ChangeSet } from "../workspace/changeset.js";
+import type { Workspace } from "../workspace/workspace.js";
+import type { Reply } from "./reply.js";
+import type { RequestActor } from "./request.js";
+
+/** The part of a forge's configuration the pipeline reads itself. */
+export interface RequestConfig {
+  steering: Steering;
+  commandLimits: CommandLimits;
+  /** Enabled tools, normalised names; every tool when absent. */
+  tools?: string[];
+}
+
+/** A configuration that could not be used names its file and each problem. */
+export type LoadedConfig<C> = { ok: true; config: C } | { ok: false; file: string; errors: string[] };
+
+/** What the pipeline needs to know of a pull request (or a checkout). */
+export interface PullRequestView {
+  headSha: string;
+  state: string;
+  merged?: boolean;
+}
+
+/** A command the actor may not run. */
+export interface PermissionRefusal {
+  command: string;
+  needed: string;
+  actual: string;
+}
+
+/** A re-preview after new commits: the new record and what it shows, or why nothing is left. */
+export type Repreviewed = { record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string };
+
+/** The pending stack at one head commit, plus what a forge keeps beside it. */
+export interface StackStore extends PendingActionStore {
+  /** Brings the forge's gate (GitHub: the `resolve-bot` check) in line with the stack. */
+  updateGate?(): Promise<void>;
+  /** Moves the stack to `sha` after someone else's commits, previewing each action again. */
+  resync?(sha: string, repreview: (record: PendingRecord) => Promise<Repreviewed>): Promise<void>;
+}
+
+export interface PipelineLog {
+  warn(details: { err: unknown }, message: string): void;
+  error(details: { err: unknown }, message: string): void;
+}
+
+export interface Ports<C extends RequestConfig, P extends PullRequestView> {
+  /** Runs the commands (tools, resolve, help, pending). */
+  runtime: Runtime;
+  config: { load(): Promise<LoadedConfig<C>>; fallback: C };
+  /** The first command the actor may not run; undefined when all are allowed. */
+  permission: { refusal(actor: RequestActor, commands: string[], config: C): Promise<PermissionRefusal | undefined> };
+  pullRequest: { read(): Promise<P> };
+  stack: { open(pr: P, headSha: string, config: C): StackStore };
+  /** The files at a commit (with the default branch's, for trusted configuration). */
+  workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };
+  /** Makes one commit of `changes` on top of `parent`; returns the new head, or undefined when nothing was committed. */
+  commit: {
+    commit(pr: P, parent: string, changes: ChangeSet, request: CommitRequest, actor: RequestActor, config: C): Promise<string | undefined>;
+  };
+  reply: {
+    /** Says the reply (a comment on GitHub; stdout and stderr locally). */
+    send(reply: Reply): Promise<void>;
+    /** Marks a comment's request as finished (GitHub: 🚀 or 😕). */
+    finish?(ok: boolean): Promise<void>;
+  };
+  log: PipelineLog;
+  /** How this forge says the resolve commands in hints (default: the PR comment syntax). */
+  resolveCommands?: string;
+}
+
+/**
+ * Ports of any forge, for code that does not look past `RequestConfig` and `PullRequestView`
+ * (method parameters are bivariant, so every forge's ports are these).
+ */
+export type AnyPorts = Ports<RequestConfig, PullRequestView>;

@@ -1,0 +1,28 @@
+/**
+ * The neutral reply model: what a request did, which each forge renders (GitHub: github/replies.ts,
+ * a comment; local: local/terminal.ts, stdout and stderr). Messages are the runtime's markdown-ish
+ * text (code spans, bold); renderers escape or strip them.
+ */
+import type { CommandOutcome } from "../core/runtime.js";
+import type { PendingRecord } from "../core/store.js";
+
+/**
+ * ok: everything asked for ran. user-error: a command failed or a requirement refused it (the
+ * reply says why, in words for whoever asked). bot-error: the bot failed; the renderer apologises
+ * and the cause is only in the log.
+ */
+export type ReplyStatus = "ok" | "user-error" | "bot-error";
+
+export interface Reply {
+  status: ReplyStatus;
+  /** What each command did, in order (a comment's commands, or the button's resolve). */
+  outcomes: CommandOutcome[];
+  /** Commands not run because an earlier one failed, as typed. */
+  skipped: string[];
+  /** A message that is no command's: a refusal before anything ran, or what a push did. */
+  notice?: string;
+  /** The stack afterwards, newest first. */
+  stack: PendingRecord[];
+  /** The steering line (spec §7) while something is pending. */
+  steering?: string;
+}

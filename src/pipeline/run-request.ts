@@ -1,0 +1,181 @@
+/**
+ * The pipeline: one function takes any request through the same steps — configuration →
+ * requirements (permission, closed or merged pull request) → session → runtime → a neutral reply
+ * that the forge renders. What differs per trigger is one entry of HANDLERS; adding behaviour for
+ * a trigger is changing its entry.
+ *
+ * One error model: a command that fails for the user's reasons (UserError, a refusal) is a reply
+ * that says why; anything else is the bot's failure — logged with its stack and answered with an
+ * apology that never carries the internal message.
+ */
+import { steeringLine } from "../core/messages.js";
+import { repreview } from "../core/replay.js";
+import type { CommandOutcome } from "../core/runtime.js";
+import type { PendingRecord } from "../core/store.js";
+import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore } from "./ports.js";
+import type { Reply, ReplyStatus } from "./reply.js";
+import type { Request, Trigger, TriggerKind } from "./request.js";
+import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
+import { openSession, type Session } from "./session.js";
+
+export interface RequestResult {
+  status: ReplyStatus;
+  /** What was said, when anything was. */
+  reply?: Reply;
+}
+
+type TriggerOf<K extends TriggerKind> = Extract<Trigger, { kind: K }>;
+
+interface TriggerHandler<K extends TriggerKind> {
+  run(request: Request, trigger: TriggerOf<K>, ports: AnyPorts): Promise<Reply | undefined>;
+  /** Whether a bot failure is answered (someone asked and waits); otherwise it is only logged. */
+  answersFailures: boolean;
+}
+
+/** Triggers with no behaviour yet: nothing is read or written (issue 9 gives them theirs). */
+function nothing<K extends TriggerKind>(): TriggerHandler<K> {
+  return { run: async () => undefined, answersFailures: false };
+}
+
+const HANDLERS: { [K in TriggerKind]: TriggerHandler<K> } = {
+  comment: { run: onComment, answersFailures: true },
+  button: { run: onButton, answersFailures: true },
+  push: { run: onPush, answersFailures: false },
+  opened: { run: onOpened, answersFailures: false },
+  reopened: { run: onOpened, answersFailures: false },
+  // Today a closed pull request keeps its stack and its gate as they are.
+  closed: nothing(),
+  check_suite: nothing(),
+  rerequested: nothing(),
+  stale: nothing(),
+};
+
+export async function runRequest(request: Request, ports: AnyPorts): Promise<RequestResult> {
+  const handler = HANDLERS[request.trigger.kind] as TriggerHandler<TriggerKind>;
+  let result: RequestResult;
+  try {
+    const reply = await handler.run(request, request.trigger, ports);
+    if (reply) await ports.reply.send(reply);
+    result = { status: reply?.status ?? "ok", ...(reply ? { reply } : {}) };
+  } catch (error) {
+    ports.log.error({ err: error }, "resolve-bot failed");
+    const reply: Reply = { status: "bot-error", outcomes: [], skipped: [], stack: [] };
+    if (handler.answersFailures) await ports.reply.send(reply);
+    result = { status: "bot-error", ...(handler.answersFailures ? { reply } : {}) };
+  }
+  await ports.reply.finish?.(result.status === "ok");
+  return result;
+}
+
+/** A refusal or notice that ran nothing: still ends with the steering line (spec §7). */
+async function notice(ports: AnyPorts, status: ReplyStatus, message: string, config: RequestConfig, pr?: PullRequestView): Promise<Reply> {
+  const head = pr ?? (await ports.pullRequest.read());
+  const stack = await ports.stack.open(head, head.headSha, config).list();
+  return { status, outcomes: [], skipped: [], notice: message, ...withStack(stack, ports) };
+}
+
+function withStack(stack: PendingRecord[], ports: AnyPorts): Pick<Reply, "stack" | "steering"> {
+  return { stack, steering: steeringLine(stack, ports.resolveCommands) };
+}
+
+/** Configuration, permission, closed pull request: a session, or the refusal to reply. */
+async function prepare(request: Request, commands: string[], ports: AnyPorts): Promise<{ session: Session } | { refused: Reply }> {
+  const loaded = await ports.config.load();
+  if (!loaded.ok) return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback) };
+  const config = loaded.config;
+  const denied = await ports.permission.refusal(request.actor, commands, config);
+  if (denied) return { refused: await notice(ports, "user-error", permissionRefusal(denied, request.actor.login), config) };
+  const pr = await ports.pullRequest.read();
+  const closed = closedRefusal(pr, commands);
+  if (closed) return { refused: await notice(ports, "user-error", closed, config, pr) };
+  return { session: openSession(ports, pr, config, request.actor) };
+}
+
+/**
+ * The gate follows the stack; failing to refresh it must not hide what the command did (it may
+ * have committed). The next command on the pull request brings it in line again.
+ */
+async function refreshGate(store: StackStore, log: PipelineLog): Promise<void> {
+  await store.updateGate?.().catch((error: unknown) => log.warn({ err: error }, "gate check update failed"));
+}
+
+function changesStack(outcome: CommandOutcome): boolean {
+  return (outcome.pushed?.length ?? 0) > 0 || outcome.resolved !== undefined;
+}
+
+async function onComment(request: Request, trigger: TriggerOf<"comment">, ports: AnyPorts): Promise<Reply> {
+  const prepared = await prepare(
+    request,
+    trigger.commands.map((command) => command.name),
+    ports,
+  );
+  if ("refused" in prepared) return prepared.refused;
+  const { session } = prepared;
+  const result = await ports.runtime.handleCommands(trigger.commands, session.context);
+  // Only a changed stack touches the gate: a refused or failed command writes nothing.
+  if (result.outcomes.some(changesStack)) await refreshGate(session.store, ports.log);
+  return { status: result.outcomes.every((outcome) => outcome.ok) ? "ok" : "user-error", ...result };
+}
+
+/** The gate check's Apply/Discard buttons act on the top of the stack. */
+async function onButton(request: Request, trigger: TriggerOf<"button">, ports: AnyPorts): Promise<Reply> {
+  const prepared = await prepare(request, ["resolve"], ports);
+  if ("refused" in prepared) return prepared.refused;
+  const { session } = prepared;
+  const reason = `${trigger.action === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${request.actor.login}`;
+  const outcome = await ports.runtime.resolve(trigger.action, reason, session.context);
+  await refreshGate(session.store, ports.log);
+  return {
+    status: outcome.ok ? "ok" : "user-error",
+    outcomes: [{ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }],
+    skipped: [],
+    ...withStack(await session.store.list(), ports),
+  };
+}
+
+/**
+ * New commits on the branch. If they are not our own apply (whose stack was already carried to
+ * the new head), every pending action is previewed again on the new head.
+ */
+async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyPorts): Promise<Reply | undefined> {
+  const loaded = await ports.config.load();
+  if (!loaded.ok) return undefined; // said when someone next runs a command
+  const config = loaded.config;
+  const pr = await ports.pullRequest.read();
+  const after = pr.headSha;
+  const store = ports.stack.open(pr, trigger.before, config);
+  const stale = await store.list();
+  const lines: string[] = [];
+  if (stale.length === 0 || !store.resync) {
+    await ports.stack.open(pr, after, config).updateGate?.();
+    return undefined;
+  }
+  const workspace = await ports.workspace.at(pr, after, config);
+  await store.resync(after, async (record) => {
+    const next = await repreview(ports.runtime.registry, record, workspace);
+    if ("gone" in next) {
+      lines.push(`- ${record.label}: closed, nothing left to change (${next.gone}).`);
+      return { closed: `nothing left to change: ${next.gone}` };
+    }
+    const what = next.changed ? "the preview changed" : "the preview is unchanged";
+    lines.push(`- ${next.record.label}: ${what}.`);
+    const note = `Previewed again on ${after.slice(0, 7)} after new commits (was ${record.headSha.slice(0, 7)}): ${what}.`;
+    return { record: next.record, preview: { summary: next.message, diff: next.diff }, note };
+  });
+  await store.updateGate?.();
+  if (lines.length === 0) return undefined;
+  const message = `New commits were pushed (${trigger.before.slice(0, 7)} → ${after.slice(0, 7)}), so the pending edits were previewed again:\n${lines.join("\n")}`;
+  return { status: "ok", outcomes: [], skipped: [], notice: message, ...withStack(await store.list(), ports) };
+}
+
+/**
+ * An opened or reopened pull request gets a gate check on its head, so branch protection that
+ * requires `resolve-bot` can pass on pull requests where nobody used the bot.
+ */
+async function onOpened(_request: Request, _trigger: TriggerOf<"opened" | "reopened">, ports: AnyPorts): Promise<undefined> {
+  const loaded = await ports.config.load();
+  if (!loaded.ok) return undefined;
+  const pr = await ports.pullRequest.read();
+  await ports.stack.open(pr, pr.headSha, loaded.config).updateGate?.();
+  return undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * One request's view of a pull request: the CommandContext the runtime works on. The session owns
+ * the head commit: it starts at the head the pull request was read at and moves only when a commit
+ * returns a new one, so the next command's files are read at the new head and nothing else needs
+ * to be told (no shared object is mutated behind anyone's back).
+ */
+import { normaliseCommandName } from "../core/commands.js";
+import type { CommandContext } from "../core/context.js";
+import type { Workspace } from "../workspace/workspace.js";
+import type { Ports, PullRequestView, RequestConfig, StackStore } from "./ports.js";
+import type { RequestActor } from "./request.js";
+
+export interface Session {
+  context: CommandContext;
+  store: StackStore;
+  /** The head commit now (after any commit this session made). */
+  head(): string;
+}
+
+export function openSession<C extends RequestConfig, P extends PullRequestView>(
+  ports: Ports<C, P>,
+  pr: P,
+  config: C,
+  actor: RequestActor,
+): Session {
+  let head = pr.headSha;
+  const store = ports.stack.open(pr, head, config);
+  const enabled = config.tools ? new Set(config.tools) : undefined;
+  // Read once per head: a comment's commands share the files until one of them commits.
+  let files: { sha: string; workspace: Promise<Workspace> } | undefined;
+  const context: CommandContext = {
+    store,
+    actor: actor.login,
+    steering: config.steering,
+    limits: config.commandLimits,
+    isToolEnabled: (name) => !enabled || enabled.has(normaliseCommandName(name)),
+    workspace() {
+      if (files?.sha !== head) files = { sha: head, workspace: ports.workspace.at(pr, head, config) };
+      return files.workspace;
+    },
+    async commit(changes, request) {
+      const commit = await ports.commit.commit(pr, head, changes, request, actor, config);
+      if (commit !== undefined) head = commit;
+      return commit;
+    },
+    ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),
+  };
+  return { context, store, head: () => head };
+}

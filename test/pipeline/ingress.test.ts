@@ -1,0 +1,160 @@
+/**
+ * Ingress: GitHub's own example payloads (@octokit/webhooks-examples) in, a plain Request or
+ * nothing out — exactly the events the bot acts on.
+ */
+import { webhookExample } from "../e2e/emulator/webhooks.js";
+import { toRequest, type Delivery } from "../../src/github/ingress.js";
+import { requestKey } from "../../src/pipeline/request.js";
+
+type Json = Record<string, any>;
+
+function delivery(name: string, action: string, edit: (payload: Json) => void = () => undefined): Delivery {
+  const payload = webhookExample(name, action) as Json;
+  payload.installation = { id: 77 };
+  edit(payload);
+  return { id: `delivery-${name}-${action}`, name, payload } as Delivery;
+}
+
+function prComment(body: string, edit: (payload: Json) => void = () => undefined): Delivery {
+  return delivery("issue_comment", "created", (payload) => {
+    payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
+    payload.issue.number = 12;
+    payload.comment.body = body;
+    payload.comment.id = 901;
+    payload.comment.user = { ...payload.comment.user, login: "alice", id: 5, type: "User" };
+    edit(payload);
+  });
+}
+
+describe("comments", () => {
+  test("a PR comment with commands becomes a comment request by the comment's author", () => {
+    const request = toRequest(prComment("Please:\n/ast-edit --pat a --out b\n/pending"));
+    expect(request).toEqual({
+      installationId: 77,
+      repository: { owner: "Codertocat", repo: "Hello-World" },
+      pullRequest: 12,
+      actor: { login: "alice", id: 5 },
+      deliveryId: "delivery-issue_comment-created",
+      trigger: {
+        kind: "comment",
+        commentId: 901,
+        commands: [
+          { name: "ast_edit", typed: "ast-edit", args: "--pat a --out b", line: 2 },
+          { name: "pending", typed: "pending", args: "", line: 3 },
+        ],
+      },
+    });
+    // Plain data: what a durable queue stores is what a worker gets back.
+    expect(JSON.parse(JSON.stringify(request))).toEqual(request);
+    expect(requestKey(request!)).toBe("Codertocat/Hello-World#12");
+  });
+
+  test("issues, bots and comments without commands are ignored", () => {
+    expect(toRequest(prComment("/pending", (payload) => delete payload.issue.pull_request))).toBeUndefined();
+    expect(toRequest(prComment("/pending", (payload) => (payload.comment.user.type = "Bot")))).toBeUndefined();
+    expect(toRequest(prComment("/pending", (payload) => (payload.sender.type = "Bot")))).toBeUndefined();
+    expect(toRequest(prComment("Looks good to me, see `/pending` later"))).toBeUndefined();
+    expect(toRequest(prComment("```\n/ast-edit --pat a --out b\n```"))).toBeUndefined();
+  });
+
+  test("edited and deleted comments are not commands", () => {
+    for (const action of ["edited", "deleted"]) {
+      const changed = delivery("issue_comment", action, (payload) => {
+        payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
+        payload.comment.body = "/pending";
+      });
+      expect(toRequest(changed)).toBeUndefined();
+    }
+  });
+});
+
+function gateRun(action: string, edit: (payload: Json) => void = () => undefined): Delivery {
+  return delivery("check_run", action, (payload) => {
+    payload.check_run.name = "resolve-bot";
+    payload.check_run.id = 4242;
+    payload.check_run.external_id = "pr:9";
+    payload.sender = { ...payload.sender, login: "bob", id: 6 };
+    edit(payload);
+  });
+}
+
+describe("check runs", () => {
+  test("the gate's Apply and Discard buttons become button requests for the PR in the gate's external id", () => {
+    const apply = toRequest(gateRun("requested_action", (payload) => (payload.requested_action = { identifier: "apply" })));
+    expect(apply).toMatchObject({
+      pullRequest: 9,
+      actor: { login: "bob", id: 6 },
+      trigger: { kind: "button", action: "apply", checkRunId: 4242 },
+    });
+    const discard = toRequest(gateRun("requested_action", (payload) => (payload.requested_action = { identifier: "discard" })));
+    expect(discard?.trigger).toEqual({ kind: "button", action: "discard", checkRunId: 4242 });
+  });
+
+  test("buttons of other runs, unknown identifiers and runs without a pull request are ignored", () => {
+    const other = gateRun("requested_action", (payload) => {
+      payload.check_run.name = "ci";
+      payload.requested_action = { identifier: "apply" };
+    });
+    expect(toRequest(other)).toBeUndefined();
+    expect(toRequest(gateRun("requested_action", (payload) => (payload.requested_action = { identifier: "merge" })))).toBeUndefined();
+    const orphan = gateRun("requested_action", (payload) => {
+      payload.check_run.external_id = null;
+      payload.check_run.pull_requests = [];
+      payload.requested_action = { identifier: "apply" };
+    });
+    expect(toRequest(orphan)).toBeUndefined();
+  });
+
+  test("an action run's PR comes from GitHub's list; re-requested and stale runs of ours are requests", () => {
+    const rerun = gateRun("rerequested", (payload) => {
+      payload.check_run.name = "resolve-bot: AST Edit: 2 replacements";
+      payload.check_run.external_id = "0b9c-record-id";
+      payload.check_run.pull_requests = [{ number: 2 }];
+    });
+    expect(toRequest(rerun)).toMatchObject({
+      pullRequest: 2,
+      trigger: { kind: "rerequested", checkRunId: 4242, name: "resolve-bot: AST Edit: 2 replacements" },
+    });
+    expect(toRequest(gateRun("completed", (payload) => (payload.check_run.conclusion = "stale")))?.trigger).toEqual({
+      kind: "stale",
+      checkRunId: 4242,
+    });
+    // Our own runs complete on every apply and discard: that is no news.
+    expect(toRequest(gateRun("completed", (payload) => (payload.check_run.conclusion = "success")))).toBeUndefined();
+    expect(toRequest(gateRun("rerequested", (payload) => (payload.check_run.name = "ci")))).toBeUndefined();
+  });
+
+  test("a check suite with a pull request is a check_suite request; one without is ignored", () => {
+    const suite = delivery("check_suite", "requested", (payload) => {
+      payload.check_suite.pull_requests = [{ number: 3 }];
+      payload.check_suite.head_sha = "c".repeat(40);
+    });
+    expect(toRequest(suite)).toMatchObject({ pullRequest: 3, trigger: { kind: "check_suite", headSha: "c".repeat(40) } });
+    expect(toRequest(delivery("check_suite", "requested", (payload) => (payload.check_suite.pull_requests = [])))).toBeUndefined();
+  });
+});
+
+describe("pull requests", () => {
+  test("synchronize is a push with before and after", () => {
+    let number = 0;
+    const push = delivery("pull_request", "synchronize", (payload) => {
+      number = payload.pull_request.number as number;
+      payload.before = "a".repeat(40);
+      payload.after = "b".repeat(40);
+    });
+    expect(toRequest(push)).toMatchObject({
+      pullRequest: number,
+      trigger: { kind: "push", before: "a".repeat(40), after: "b".repeat(40) },
+    });
+  });
+
+  test("opened, reopened and closed (merged or not)", () => {
+    expect(toRequest(delivery("pull_request", "opened"))?.trigger).toEqual({ kind: "opened" });
+    expect(toRequest(delivery("pull_request", "reopened"))?.trigger).toEqual({ kind: "reopened" });
+    const merged = delivery("pull_request", "closed", (payload) => (payload.pull_request.merged = true));
+    expect(toRequest(merged)?.trigger).toEqual({ kind: "closed", merged: true });
+    const closed = delivery("pull_request", "closed", (payload) => (payload.pull_request.merged = false));
+    expect(toRequest(closed)?.trigger).toEqual({ kind: "closed", merged: false });
+    expect(toRequest(delivery("pull_request", "labeled"))).toBeUndefined();
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * runRequest against fake ports: a forge in memory (commits by sha, a compare-and-swap head, a
+ * stack with a gate) and the fake tools. What the person sees (the reply, the reactions) and what
+ * the forge holds afterwards are asserted.
+ */
+import { parseCommands } from "../../src/core/commands.js";
+import { Runtime } from "../../src/core/runtime.js";
+import { MemoryPendingActionStore, type PendingRecord } from "../../src/core/store.js";
+import { UserError } from "../../src/errors.js";
+import { INTERNAL_ERROR, renderGitHubReply } from "../../src/github/replies.js";
+import type { LoadedConfig, Ports, PullRequestView, RequestConfig, Repreviewed } from "../../src/pipeline/ports.js";
+import type { Reply } from "../../src/pipeline/reply.js";
+import type { Request, Trigger } from "../../src/pipeline/request.js";
+import { runRequest } from "../../src/pipeline/run-request.js";
+import { DEFAULT_COMMAND_LIMITS } from "../../src/core/context.js";
+import { MemoryWorkspace } from "../../src/workspace/workspace.js";
+import { appendTool, harness, noteTool } from "../helpers/fake-tools.js";
+
+const CONFIG: RequestConfig = { steering: "stack", commandLimits: DEFAULT_COMMAND_LIMITS };
+
+class ForgeStore extends MemoryPendingActionStore {
+  gateUpdates = 0;
+  async updateGate(): Promise<void> {
+    this.gateUpdates++;
+  }
+  async resync(_sha: string, repreview: (record: PendingRecord) => Promise<Repreviewed>): Promise<void> {
+    for (const record of (await this.list()).reverse()) {
+      await this.pop({ id: record.id, action: "discard", reason: "moved", actor: "bot", message: "" });
+      const next = await repreview(record);
+      if ("record" in next) await this.push(next.record);
+    }
+  }
+}
+
+/** A forge in memory: each commit's files by sha, a head that only moves by compare-and-swap. */
+class FakeForge {
+  files = new Map<string, Record<string, string>>([["h0", { "a.txt": "one\n" }]]);
+  head = "h0";
+  pr: PullRequestView & { number: number } = { number: 7, headSha: "h0", state: "open" };
+  readonly store = new ForgeStore();
+  readonly replies: Reply[] = [];
+  readonly finished: boolean[] = [];
+  readonly errors: unknown[] = [];
+  readonly reads: string[] = [];
+  readonly commits: Array<{ parent: string; sha: string; message: string }> = [];
+  config: LoadedConfig<RequestConfig> = { ok: true, config: CONFIG };
+  permission: Record<string, string> = {};
+  failWorkspace?: Error;
+  touched = 0;
+
+  push(files: Record<string, string>): string {
+    const sha = `h${this.files.size}`;
+    this.files.set(sha, files);
+    this.head = sha;
+    return sha;
+  }
+
+  ports(runtime: Runtime): Ports<RequestConfig, PullRequestView> {
+    const touch = () => this.touched++;
+    return {
+      runtime,
+      config: { load: async () => (touch(), this.config), fallback: CONFIG },
+      permission: {
+        refusal: async (actor, commands) => {
+          const denied = commands.find((command) => this.permission[command] !== undefined);
+          return denied === undefined ? undefined : { command: denied, needed: this.permission[denied]!, actual: "read" };
+        },
+      },
+      pullRequest: { read: async () => (touch(), { ...this.pr, headSha: this.head }) },
+      stack: { open: () => this.store },
+      workspace: {
+        at: async (_pr, sha) => {
+          this.reads.push(sha);
+          if (this.failWorkspace) throw this.failWorkspace;
+          return new MemoryWorkspace(this.files.get(sha)!, sha);
+        },
+      },
+      commit: {
+        commit: async (_pr, parent, changes, request) => {
+          if (parent !== this.head) throw new UserError(`the branch moved (${parent} is not ${this.head}); nothing was committed.`);
+          const files = { ...this.files.get(parent)! };
+          for (const change of await changes.resolveChanges()) {
+            if (change.kind !== "delete") files[change.path] = Buffer.from(change.content).toString("utf8");
+          }
+          const sha = this.push(files);
+          this.commits.push({ parent, sha, message: request.reason });
+          return sha;
+        },
+      },
+      reply: {
+        send: async (reply) => void this.replies.push(reply),
+        finish: async (ok) => void this.finished.push(ok),
+      },
+      log: { warn: () => undefined, error: ({ err }) => void this.errors.push(err) },
+    };
+  }
+}
+
+async function setup() {
+  const { registry } = await harness([appendTool, noteTool]);
+  const forge = new FakeForge();
+  const runtime = new Runtime(registry);
+  const run = (trigger: Trigger, actor = "alice") => {
+    const request: Request = {
+      repository: { owner: "o", repo: "r" },
+      pullRequest: 7,
+      actor: { login: actor, id: 1 },
+      deliveryId: "d",
+      trigger,
+    };
+    return runRequest(request, forge.ports(runtime));
+  };
+  const comment = (body: string) => run({ kind: "comment", commentId: 1, commands: parseCommands(body) });
+  return { forge, run, comment };
+}
+
+describe("comments", () => {
+  test("the session owns the head: after an apply the next command reads the new commit", async () => {
+    const { forge, comment } = await setup();
+    const result = await comment("/append a.txt two\n/resolve apply first\n/append a.txt three\n/resolve apply second");
+    expect(result.status).toBe("ok");
+    expect(forge.commits).toEqual([
+      { parent: "h0", sha: "h1", message: "first" },
+      { parent: "h1", sha: "h2", message: "second" },
+    ]);
+    expect(forge.files.get("h2")).toEqual({ "a.txt": "one\ntwo\nthree\n" });
+    // Read once per head: h0 for the first preview and apply, h1 for the rest.
+    expect(forge.reads).toEqual(["h0", "h1"]);
+    expect(forge.finished).toEqual([true]);
+    expect(forge.store.gateUpdates).toBe(1);
+    expect(forge.replies[0]!.outcomes.map((outcome) => outcome.message)).toEqual([
+      "Will append to a.txt",
+      "Applied: Append: 1 line to a.txt.",
+      "Will append to a.txt",
+      "Applied: Append: 1 line to a.txt.",
+    ]);
+  });
+
+  test("a failed command is the user's: its message is the reply, 😕, and later commands are skipped", async () => {
+    const { forge, comment } = await setup();
+    const result = await comment("/resolve apply now\n/note later");
+    expect(result.status).toBe("user-error");
+    expect(forge.replies[0]).toMatchObject({
+      status: "user-error",
+      outcomes: [{ ok: false, message: "No pending action to resolve. Nothing to apply or discard." }],
+      skipped: ["/note"],
+    });
+    expect(forge.finished).toEqual([false]);
+    expect(forge.store.gateUpdates).toBe(0);
+  });
+
+  test("a missing permission refuses the whole comment before anything runs, with the steering line", async () => {
+    const { forge, comment } = await setup();
+    await comment("/note kept");
+    forge.permission = { append: "write" };
+    await comment("/note other\n/append a.txt x");
+    expect(forge.replies[1]).toEqual({
+      status: "user-error",
+      outcomes: [],
+      skipped: [],
+      notice: "Sorry, `/append` needs write permission on this repository, and alice has read. Nothing was changed.",
+      stack: [expect.objectContaining({ label: "Note: kept" })],
+      steering: "Pending: Note: kept. Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
+    });
+    expect(forge.finished).toEqual([true, false]);
+    expect(await forge.store.list()).toHaveLength(1);
+  });
+
+  test("configuration problems are listed and nothing runs", async () => {
+    const { forge, comment } = await setup();
+    forge.config = { ok: false, file: ".github/resolve-bot.yml", errors: ['tools: unknown tool "nope"', "steering: expected union value"] };
+    await comment("/note x");
+    expect(forge.replies[0]!.notice).toBe(
+      '`.github/resolve-bot.yml` has problems, so nothing was run:\n- tools: unknown tool "nope"\n- steering: expected union value',
+    );
+    expect(await forge.store.list()).toEqual([]);
+  });
+
+  test("a merged pull request runs /pending and /help only", async () => {
+    const { forge, comment } = await setup();
+    forge.pr = { ...forge.pr, state: "closed", merged: true };
+    await comment("/note x");
+    expect(forge.replies[0]!.notice).toBe(
+      "This pull request was merged: a commit on its branch would never reach the base branch. Nothing was run.",
+    );
+    expect((await comment("/pending")).status).toBe("ok");
+    expect(forge.replies[1]!.outcomes[0]!.message).toBe("Nothing is pending.");
+  });
+
+  test("a bot failure is logged with its error and answered with an apology that holds no internal message", async () => {
+    const { forge, comment } = await setup();
+    forge.failWorkspace = new Error("GET /tarball failed: token ghs_SECRET at /srv/app");
+    const result = await comment("/append a.txt two");
+    expect(result.status).toBe("bot-error");
+    expect(forge.errors).toEqual([forge.failWorkspace]);
+    expect(forge.replies).toEqual([{ status: "bot-error", outcomes: [], skipped: [], stack: [] }]);
+    expect(forge.finished).toEqual([false]);
+    const body = renderGitHubReply(forge.replies[0]!, (sha) => sha);
+    expect(body).toBe(INTERNAL_ERROR);
+    expect(body).not.toContain("ghs_SECRET");
+  });
+});
+
+describe("other triggers", () => {
+  test("the gate's Apply button resolves the top with a reason naming who pressed it", async () => {
+    const { forge, comment, run } = await setup();
+    await comment("/append a.txt two");
+    const result = await run({ kind: "button", action: "apply", checkRunId: 5 }, "bob");
+    expect(result.status).toBe("ok");
+    expect(forge.commits).toEqual([{ parent: "h0", sha: "h1", message: "Applied from the Checks tab by @bob" }]);
+    expect(forge.replies[1]).toMatchObject({
+      outcomes: [{ command: "/resolve", kind: "resolve", ok: true, message: "Applied: Append: 1 line to a.txt." }],
+      stack: [],
+      steering: undefined,
+    });
+  });
+
+  test("a push previews every pending action again on the new head and says so", async () => {
+    const { forge, comment, run } = await setup();
+    await comment("/append a.txt two");
+    const before = forge.head;
+    const after = forge.push({ "a.txt": "zero\none\n" });
+    const gates = forge.store.gateUpdates;
+    await run({ kind: "push", before, after });
+    expect(forge.reads.at(-1)).toBe(after);
+    expect(forge.replies[1]!.notice).toBe(
+      `New commits were pushed (${before} → ${after}), so the pending edits were previewed again:\n- Append: 1 line to a.txt: the preview changed.`,
+    );
+    expect((await forge.store.peek())!.headSha).toBe(after);
+    expect(forge.store.gateUpdates).toBe(gates + 1);
+  });
+
+  test("a push with nothing pending only refreshes the gate; opened too; nobody is answered", async () => {
+    const { forge, run } = await setup();
+    await run({ kind: "push", before: "h0", after: forge.push({ "a.txt": "x\n" }) });
+    await run({ kind: "opened" });
+    expect(forge.store.gateUpdates).toBe(2);
+    expect(forge.replies).toEqual([]);
+  });
+
+  test("a failure on a push is logged, not answered (nobody asked)", async () => {
+    const { forge, comment, run } = await setup();
+    await comment("/append a.txt two");
+    forge.failWorkspace = new Error("boom");
+    const result = await run({ kind: "push", before: "h0", after: forge.push({ "a.txt": "x\n" }) });
+    expect(result).toEqual({ status: "bot-error" });
+    expect(forge.errors).toEqual([forge.failWorkspace]);
+    expect(forge.replies).toHaveLength(1);
+  });
+
+  test.each<Trigger>([
+    { kind: "closed", merged: true },
+    { kind: "check_suite", headSha: "h0" },
+    { kind: "rerequested", checkRunId: 1, name: "resolve-bot" },
+    { kind: "stale", checkRunId: 1 },
+  ])("$kind has no behaviour yet: nothing is read, written or said", async (trigger) => {
+    const { forge, run } = await setup();
+    expect(await run(trigger)).toEqual({ status: "ok" });
+    expect({ touched: forge.touched, replies: forge.replies, gates: forge.store.gateUpdates }).toEqual({
+      touched: 0,
+      replies: [],
+      gates: 0,
+    });
+  });
+});
