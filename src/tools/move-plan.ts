@@ -17,6 +17,18 @@ import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
 import {
+  ALL_KINDS,
+  SERVICE_MISSES,
+  brokenEntries,
+  configEntries,
+  configFileNames,
+  isConfigName,
+  joinRel,
+  rewriteConfig,
+  type BrokenEntry,
+} from "./ts-config-entries.js";
+import { findMentions, type Mention } from "./ts-mentions.js";
+import {
   FORMAT_SETTINGS,
   ROOT,
   VirtualFs,
@@ -53,10 +65,18 @@ export interface MovePlan {
   importsUpdated: number;
   /** Files (old paths) the language service's edits named, sorted. */
   serviceFiles: string[];
+  /** tsconfig files (old paths) whose entries were rewritten here, sorted. */
+  configFiles: string[];
   /** Specifiers the verification rewrote. */
   fixes: ImportFix[];
-  /** Relative specifiers that could not be made to resolve to their file again. */
+  /** Relative specifiers that could not be made to resolve to their file again (only with verify: false). */
   unresolved: Array<{ file: string; specifier: string; target: string }>;
+  /** tsconfig entries that resolved before and would not after (only with verify: false). */
+  brokenEntries: BrokenEntry[];
+  /** Files a config put in its program before and would leave out after (only with verify: false). */
+  dropped: Array<{ config: string; file: string }>;
+  /** Lines of files TypeScript does not know (package.json, jest.config …) that mention a moved path. */
+  mentions: Mention[];
 }
 
 export interface PlanOptions {
@@ -114,16 +134,46 @@ export async function validatePairs(
 export async function planMove(workspace: WorkspaceReader, paths: readonly string[], options: PlanOptions = {}): Promise<MovePlan> {
   const { pairs, moves } = await validatePairs(workspace, paths);
   const project = await loadTsProject(workspace, { targets: pairs.map((pair) => pair.from) });
+  let plan: MovePlan;
   try {
-    return computeMove(project, pairs, moves, options.verify ?? true);
+    plan = computeMove(project, pairs, moves, options.verify ?? true);
   } finally {
     project.dispose();
   }
+  if (options.verify ?? true) refuseBroken(plan);
+  const touched = new Set([...plan.moves.map((move) => move.from), ...plan.serviceFiles, ...plan.configFiles]);
+  plan.mentions = await findMentions(
+    workspace,
+    pairs.map((pair) => pair.from),
+    touched,
+  );
+  return plan;
+}
+
+/** Refuses a move that would leave an import or a tsconfig entry pointing nowhere, naming each. */
+function refuseBroken(plan: MovePlan): void {
+  const lines = [
+    ...plan.unresolved.map((miss) => `- ${miss.file}: "${miss.specifier}" would not resolve to ${miss.target}`),
+    ...plan.brokenEntries.map((entry) => `- ${entry.config}:${entry.line}: ${entry.kind} "${entry.value}" would not resolve`),
+    ...plan.dropped.map((drop) => `- ${drop.config} would no longer include ${drop.file}`),
+  ];
+  if (lines.length === 0) return;
+  const what = plan.pairs.map((pair) => `${pair.from} to ${pair.to}`).join(", ");
+  throw new UserError(
+    `Cannot move ${what}: afterwards ${lines.length === 1 ? "this" : "these"} would be broken, so nothing was changed:\n${lines.join("\n")}`,
+  );
 }
 
 function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], verify: boolean): MovePlan {
   const moveMap = new Map(moves.map((move) => [move.from, move.to]));
   const newPathOf = (rel: string) => moveMap.get(rel) ?? rel;
+  // Files, and directories (a moved directory's path and anything below it).
+  const mapPath = (rel: string): string => {
+    const file = moveMap.get(rel);
+    if (file !== undefined) return file;
+    for (const pair of pairs) if (rel === pair.from || rel.startsWith(`${pair.from}/`)) return pair.to + rel.slice(pair.from.length);
+    return rel;
+  };
 
   // 1. The language service's edits, pair by pair, all against the unmoved program.
   const serviceChanges = new Map<string, ts.TextChange[]>();
@@ -145,12 +195,30 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   const edited = new Map<string, string>();
   for (const file of serviceFiles) edited.set(file, applyTextChanges(project.texts.get(file)!, serviceChanges.get(file)!));
 
-  // 2. Verify every relative specifier of the files concerned, and fix the ones that went astray.
+  // 2. tsconfig entries the service leaves alone: `extends`, `references`, every entry of the other
+  // configs, and every entry of a config that moves (the service computes from its old directory).
+  const configs = configFilesOf(project);
+  const configFiles: string[] = [];
+  let configChanges = 0;
+  for (const config of configs) {
+    const moved = moveMap.has(config);
+    const serviceEdited = config === project.configPath && !moved;
+    if (!serviceEdited && edited.delete(config)) serviceChanges.delete(config);
+    const before = edited.get(config) ?? project.texts.get(config)!;
+    const rewritten = rewriteConfig(config, newPathOf(config), before, serviceEdited ? SERVICE_MISSES : ALL_KINDS, mapPath);
+    if (rewritten.changes === 0) continue;
+    edited.set(config, rewritten.text);
+    configFiles.push(config);
+    configChanges += rewritten.changes;
+  }
+
+  // 3. Verify every relative specifier of the files concerned, and fix the ones that went astray.
   const oldResolver = new Resolver(project.fs, project.options);
   const newFileSet = new Set([...project.allFiles].filter((file) => project.fs.fileExists(toAbs(file))).map(newPathOf));
   const newTextByNewPath = new Map<string, string>();
   for (const [file, text] of project.texts) newTextByNewPath.set(newPathOf(file), edited.get(file) ?? text);
-  const newResolver = new Resolver(new VirtualFs(newFileSet, (rel) => newTextByNewPath.get(rel)), project.options);
+  const newFs = new VirtualFs(newFileSet, (rel) => newTextByNewPath.get(rel));
+  const newResolver = new Resolver(newFs, project.options);
 
   const oldSpecifiers = new Map<string, Specifier[]>();
   const specifiersOf = (file: string): Specifier[] => {
@@ -223,7 +291,25 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
     });
   }
   // Edits to files that hold no imports (a tsconfig's "files" list) count one per change.
-  for (const file of serviceFiles) if (!isCodeFile(file)) importsUpdated += serviceChanges.get(file)!.length;
+  for (const file of serviceFiles) if (!isCodeFile(file)) importsUpdated += serviceChanges.get(file)?.length ?? 0;
+  importsUpdated += configChanges;
+
+  // 4. Every config entry that resolved before still resolves, and no config loses a file.
+  const broken: BrokenEntry[] = [];
+  const dropped: MovePlan["dropped"] = [];
+  if (verify) {
+    for (const config of configs) {
+      const oldText = project.texts.get(config)!;
+      const newText = edited.get(config) ?? oldText;
+      broken.push(...brokenEntries({ config, text: oldText, fs: project.fs }, { config: newPathOf(config), text: newText, fs: newFs }));
+      // A config that moves defines its program from its new place: that is the point of moving it.
+      if (!isConfigName(config) || moveMap.has(config)) continue;
+      const after = new Set(configFileNames(newPathOf(config), newText, newFs));
+      for (const file of configFileNames(config, oldText, project.fs)) {
+        if (!after.has(newPathOf(file))) dropped.push({ config: newPathOf(config), file: newPathOf(file) });
+      }
+    }
+  }
 
   const contents = new Map<string, string>();
   for (const file of [...edited.keys()].sort((a, b) => compareStrings(newPathOf(a), newPathOf(b)))) {
@@ -232,7 +318,38 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   }
   fixes.sort((a, b) => compareStrings(a.file, b.file) || compareStrings(a.from, b.from));
   unresolved.sort((a, b) => compareStrings(a.file, b.file) || compareStrings(a.specifier, b.specifier));
-  return { pairs, moves, contents, importsUpdated, serviceFiles, fixes, unresolved };
+  return {
+    pairs,
+    moves,
+    contents,
+    importsUpdated,
+    serviceFiles,
+    configFiles,
+    fixes,
+    unresolved,
+    brokenEntries: broken,
+    dropped,
+    mentions: [],
+  };
+}
+
+/** tsconfig/jsconfig files, and the configs they extend inside the workspace (any name). */
+function configFilesOf(project: TsProject): string[] {
+  const found = new Set([...project.texts.keys()].filter(isConfigName));
+  const queue = [...found];
+  for (let config = queue.pop(); config !== undefined; config = queue.pop()) {
+    for (const entry of configEntries(config, project.texts.get(config)!)) {
+      if (entry.kind !== "extends" || !entry.value.startsWith(".")) continue;
+      const target = joinRel(entry.base, entry.value);
+      for (const candidate of [target, `${target}.json`]) {
+        if (candidate !== undefined && project.texts.has(candidate) && !found.has(candidate)) {
+          found.add(candidate);
+          queue.push(candidate);
+        }
+      }
+    }
+  }
+  return [...found].sort();
 }
 
 // ---- module specifiers ----

@@ -40,7 +40,7 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
         updated: updatedFiles,
         importsUpdated: imports,
         fixed: plan.fixes,
-        unresolved: plan.unresolved,
+        notUpdated: plan.mentions,
       };
       pi.pushPendingAction({
         label: moveLabel(files, imports),
@@ -62,8 +62,9 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
           `Imports updated in: ${shown.join(", ")}${updatedFiles.length > shown.length ? ` and ${updatedFiles.length - shown.length} more` : ""}.`,
         );
       }
-      for (const miss of plan.unresolved) {
-        lines.push(`Warning: ${miss.file} imports "${miss.specifier}", which could not be pointed at ${miss.target}; check it by hand.`);
+      if (plan.mentions.length > 0) {
+        lines.push("Not updated, check these (files TypeScript does not know that mention a moved path):");
+        for (const mention of plan.mentions) lines.push(`- ${mention.file}:${mention.line}: ${mention.text}`);
       }
       return textResult(lines.join("\n"), details);
     },
