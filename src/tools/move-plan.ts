@@ -82,9 +82,9 @@ export interface MovePlan {
 export interface PlanOptions {
   /** Verify and fix the service's edits (default true; false shows the raw service edits). */
   verify?: boolean;
+  /** Editor preferences for the service's new specifiers (see ts-preferences.ts). */
+  preferences?: ts.UserPreferences;
 }
-
-const PREFERENCES: ts.UserPreferences = {};
 
 /** Validates the pairs and lists the file moves, without loading TypeScript. */
 export async function validatePairs(
@@ -136,7 +136,7 @@ export async function planMove(workspace: WorkspaceReader, paths: readonly strin
   const project = await loadTsProject(workspace, { targets: pairs.map((pair) => pair.from) });
   let plan: MovePlan;
   try {
-    plan = computeMove(project, pairs, moves, options.verify ?? true);
+    plan = computeMove(project, pairs, moves, options.verify ?? true, options.preferences ?? {});
   } finally {
     project.dispose();
   }
@@ -164,7 +164,7 @@ function refuseBroken(plan: MovePlan): void {
   );
 }
 
-function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], verify: boolean): MovePlan {
+function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], verify: boolean, preferences: ts.UserPreferences): MovePlan {
   const moveMap = new Map(moves.map((move) => [move.from, move.to]));
   const newPathOf = (rel: string) => moveMap.get(rel) ?? rel;
   // Files, and directories (a moved directory's path and anything below it).
@@ -181,7 +181,7 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   for (const pair of pairs) {
     // A moved stylesheet or image is no module TypeScript knows: its importers are found below.
     if (movedFiles.has(pair.from) && !isCodeFile(pair.from) && !pair.from.endsWith(".json")) continue;
-    const edits = project.service.getEditsForFileRename(toAbs(pair.from), toAbs(pair.to), FORMAT_SETTINGS, PREFERENCES);
+    const edits = project.service.getEditsForFileRename(toAbs(pair.from), toAbs(pair.to), FORMAT_SETTINGS, preferences);
     for (const edit of edits) {
       const rel = toRel(edit.fileName);
       if (rel === undefined || edit.isNewFile || !project.texts.has(rel) || edit.textChanges.length === 0) continue;
