@@ -269,7 +269,14 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
       before.forEach((old, i) => {
         const current = after[i]!;
         const intended = intendedOf(file, old);
-        if (intended === undefined) return;
+        if (intended === undefined) {
+          // A relative import that resolves to nothing (a file not written yet, say) keeps naming
+          // the same path from the moved file, as an editor does.
+          const literal = newFile !== file && current.text === old.text ? keepLiteralPath(file, newFile, old.text) : undefined;
+          if (literal !== undefined)
+            changes.push({ span: { start: current.start, length: current.end - current.start }, newText: literal });
+          return;
+        }
         if (newResolver.resolve(current.text, newFile, old.mode) === intended) return;
         const oldTarget = oldResolver.resolve(old.text, file, old.mode)!;
         const specifier = makeSpecifier(newFile, intended, old.text, oldTarget);
@@ -460,6 +467,16 @@ class Resolver {
     const literal = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
     return this.fs.fileExists(toAbs(literal)) ? literal : undefined;
   }
+}
+
+/** `specifier` (relative, from `file`) rewritten for the file's new place, when it changes. */
+function keepLiteralPath(file: string, newFile: string, specifier: string): string | undefined {
+  if (!isRelative(specifier)) return undefined;
+  const target = path.posix.join("/", path.posix.dirname(file), specifier);
+  let relative = path.posix.relative(`/${path.posix.dirname(newFile)}`, target);
+  if (!relative.startsWith("../") && relative !== "..") relative = relative === "" ? "." : `./${relative}`;
+  if (specifier.endsWith("/") && !relative.endsWith("/")) relative += "/";
+  return relative === specifier ? undefined : relative;
 }
 
 const CODE_EXTENSION = /(\.d)?\.([cm]?[jt]sx?)$/;

@@ -44,7 +44,8 @@ function needles(file: string, moved: string): string[] {
   if (dir !== "." && moved.startsWith(`${dir}/`)) forms.add(moved.slice(dir.length + 1));
   for (const form of [...forms]) {
     const stripped = form.replace(/(\.d)?\.[cm]?[jt]sx?$/, "");
-    if (stripped !== form) forms.add(stripped);
+    // "src/index" names src/index.ts; a bare "a" (from a.ts) would match every word "a".
+    if (stripped !== form && stripped.includes("/")) forms.add(stripped);
   }
   return [...forms];
 }
