@@ -175,20 +175,33 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
     return rel;
   };
 
-  // 1. The language service's edits, pair by pair, all against the unmoved program.
+  // Every project concerned (a monorepo's packages), and which one a file belongs to: its options
+  // (paths, module resolution) are the ones its imports resolve with.
+  const projects = [project, ...project.others];
+  const owners = new Map<string, TsProject>();
+  for (const other of project.others) {
+    for (const file of other.rootFiles) {
+      owners.set(file, other);
+      owners.set(newPathOf(file), other);
+    }
+  }
+  const optionsOf = (file: string) => (owners.get(file) ?? project).options;
+
+  // 1. The language service's edits, pair by pair and project by project, all against the unmoved programs.
   const serviceChanges = new Map<string, ts.TextChange[]>();
   const movedFiles = new Set(moves.map((move) => move.from));
-  for (const pair of pairs) {
+  const edits = pairs.flatMap((pair) =>
     // A moved stylesheet or image is no module TypeScript knows: its importers are found below.
-    if (movedFiles.has(pair.from) && !isCodeFile(pair.from) && !pair.from.endsWith(".json")) continue;
-    const edits = project.service.getEditsForFileRename(toAbs(pair.from), toAbs(pair.to), FORMAT_SETTINGS, preferences);
-    for (const edit of edits) {
-      const rel = toRel(edit.fileName);
-      if (rel === undefined || edit.isNewFile || !project.texts.has(rel) || edit.textChanges.length === 0) continue;
-      const list = serviceChanges.get(rel) ?? [];
-      list.push(...edit.textChanges);
-      serviceChanges.set(rel, list);
-    }
+    movedFiles.has(pair.from) && !isCodeFile(pair.from) && !pair.from.endsWith(".json")
+      ? []
+      : projects.flatMap((each) => each.service.getEditsForFileRename(toAbs(pair.from), toAbs(pair.to), FORMAT_SETTINGS, preferences)),
+  );
+  for (const edit of edits) {
+    const rel = toRel(edit.fileName);
+    if (rel === undefined || edit.isNewFile || !project.texts.has(rel) || edit.textChanges.length === 0) continue;
+    const list = serviceChanges.get(rel) ?? [];
+    list.push(...edit.textChanges);
+    serviceChanges.set(rel, list);
   }
   const serviceFiles = [...serviceChanges.keys()].sort();
   // Texts after the service's edits, by old path.
@@ -202,7 +215,7 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   let configChanges = 0;
   for (const config of configs) {
     const moved = moveMap.has(config);
-    const serviceEdited = config === project.configPath && !moved;
+    const serviceEdited = projects.some((each) => each.configPath === config) && !moved;
     if (!serviceEdited && edited.delete(config)) serviceChanges.delete(config);
     const before = edited.get(config) ?? project.texts.get(config)!;
     const rewritten = rewriteConfig(config, newPathOf(config), before, serviceEdited ? SERVICE_MISSES : ALL_KINDS, mapPath);
@@ -213,20 +226,21 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   }
 
   // 3. Verify every relative specifier of the files concerned, and fix the ones that went astray.
-  const oldResolver = new Resolver(project.fs, project.options);
+  const oldResolver = new Resolver(project.fs, optionsOf);
   const newFileSet = new Set([...project.allFiles].filter((file) => project.fs.fileExists(toAbs(file))).map(newPathOf));
   const newTextByNewPath = new Map<string, string>();
   for (const [file, text] of project.texts) newTextByNewPath.set(newPathOf(file), edited.get(file) ?? text);
   const newFs = new VirtualFs(newFileSet, (rel) => newTextByNewPath.get(rel));
-  const newResolver = new Resolver(newFs, project.options);
+  const newResolver = new Resolver(newFs, optionsOf);
 
   const oldSpecifiers = new Map<string, Specifier[]>();
   const specifiersOf = (file: string): Specifier[] => {
     let found = oldSpecifiers.get(file);
     if (!found) {
       const text = project.texts.get(file)!;
-      const sourceFile = project.program.getSourceFile(toAbs(file)) ?? parse(file, text);
-      found = collectSpecifiers(sourceFile, project.program, project.options, needsDeepScan(text));
+      const owner = owners.get(file) ?? project;
+      const sourceFile = owner.program.getSourceFile(toAbs(file)) ?? parse(file, text);
+      found = collectSpecifiers(sourceFile, owner.program, owner.options, needsDeepScan(text));
       oldSpecifiers.set(file, found);
     }
     return found;
@@ -259,7 +273,7 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
     const before = specifiersOf(file);
     let text = edited.get(file) ?? project.texts.get(file)!;
     const deep = needsDeepScan(project.texts.get(file)!);
-    let after = collectSpecifiers(parse(newFile, text), undefined, project.options, deep);
+    let after = collectSpecifiers(parse(newFile, text), undefined, optionsOf(file), deep);
     if (after.length !== before.length) {
       importsUpdated += serviceChanges.get(file)?.length ?? 0;
       continue;
@@ -290,7 +304,7 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
       if (changes.length > 0) {
         text = applyTextChanges(text, changes);
         edited.set(file, text);
-        after = collectSpecifiers(parse(newFile, text), undefined, project.options, deep);
+        after = collectSpecifiers(parse(newFile, text), undefined, optionsOf(file), deep);
       }
     }
     before.forEach((old, i) => {
@@ -444,22 +458,24 @@ function isInNodeModules(file: string): boolean {
   return file.startsWith("node_modules/") || file.includes("/node_modules/");
 }
 
-/** Module resolution over one state of the workspace (before or after the move). */
+/** Module resolution over one state of the workspace (before or after the move), with each file's project's options. */
 class Resolver {
   private readonly host: ts.ModuleResolutionHost;
-  private readonly cache: ts.ModuleResolutionCache;
+  private readonly caches = new Map<ts.CompilerOptions, ts.ModuleResolutionCache>();
 
   constructor(
     private readonly fs: VirtualFs,
-    private readonly options: ts.CompilerOptions,
+    private readonly optionsOf: (file: string) => ts.CompilerOptions,
   ) {
     this.host = fs.moduleResolutionHost();
-    this.cache = ts.createModuleResolutionCache(ROOT, (name) => name, options);
   }
 
   /** The workspace file a specifier in `file` refers to, or undefined. */
   resolve(specifier: string, file: string, mode: ts.ResolutionMode): string | undefined {
-    const resolved = ts.resolveModuleName(specifier, toAbs(file), this.options, this.host, this.cache, undefined, mode).resolvedModule;
+    const options = this.optionsOf(file);
+    let cache = this.caches.get(options);
+    if (!cache) this.caches.set(options, (cache = ts.createModuleResolutionCache(ROOT, (name) => name, options)));
+    const resolved = ts.resolveModuleName(specifier, toAbs(file), options, this.host, cache, undefined, mode).resolvedModule;
     const rel = resolved ? toRel(resolved.resolvedFileName) : undefined;
     if (rel !== undefined) return rel;
     if (!isRelative(specifier)) return undefined;

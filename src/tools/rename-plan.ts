@@ -90,11 +90,12 @@ interface Position {
 }
 
 /** `path:line[:col]` to a position; without a column, the name on that line (the first spelled `name`, else the first declared). */
-function parseAt(project: TsProject, at: string, name: string | undefined): Position {
+function parseAt(projects: readonly TsProject[], at: string, name: string | undefined): Position {
+  const project = projects[0]!;
   const match = /^(.+?):(\d+)(?::(\d+))?$/.exec(at.trim());
   if (!match) throw new UserError(`--at takes path:line or path:line:column (1-based), got "${at}".`);
   const rel = normalizePath(match[1]!);
-  const sourceFile = project.program.getSourceFile(toAbs(rel));
+  const sourceFile = projects.map((each) => each.program.getSourceFile(toAbs(rel))).find((found) => found !== undefined);
   if (!sourceFile) {
     if (!project.allFiles.includes(rel)) throw new UserError(`${rel} does not exist.`);
     throw new UserError(`${rel} is not part of the TypeScript project (${project.configPath ?? "default options"}).`);
@@ -152,18 +153,38 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
     ...request.preferences,
     providePrefixAndSuffixTextForRename: request.providePrefixAndSuffixTextForRename ?? true,
   };
-  const find = (fileName: string, position: number) =>
-    project.service.findRenameLocations(fileName, position, request.findInStrings ?? false, request.findInComments ?? false, preferences) ??
-    [];
+  // In a monorepo, every project whose program has the file sees some of its references.
+  const projects = [project, ...project.others];
+  const find = (fileName: string, position: number): ts.RenameLocation[] => {
+    const seen = new Set<string>();
+    const locations: ts.RenameLocation[] = [];
+    for (const each of projects) {
+      if (!each.program.getSourceFile(fileName)) continue;
+      const found = each.service.findRenameLocations(
+        fileName,
+        position,
+        request.findInStrings ?? false,
+        request.findInComments ?? false,
+        preferences,
+      );
+      for (const location of found ?? []) {
+        const key = `${location.fileName}:${location.textSpan.start}:${location.textSpan.length}`;
+        if (!seen.has(key)) locations.push(location);
+        seen.add(key);
+      }
+    }
+    return locations;
+  };
   try {
-    if (scope !== undefined && !project.program.getSourceFile(toAbs(scope))) {
+    if (scope !== undefined && !projects.some((each) => each.program.getSourceFile(toAbs(scope)))) {
       throw new UserError(`${scope} is not part of the TypeScript project (${project.configPath ?? "default options"}).`);
     }
     let target: { name: string; candidate: Candidate; locations: readonly ts.RenameLocation[] };
     if (at !== undefined) {
       const name = from?.slice(from.lastIndexOf(".") + 1);
-      const position = parseAt(project, at, name);
-      const info = project.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
+      const position = parseAt(projects, at, name);
+      const owner = projects.find((each) => each.program.getSourceFile(position.fileName)) ?? project;
+      const info = owner.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
       if (!info.canRename) throw new UserError(`Cannot rename at ${at}: ${info.localizedErrorMessage}`);
       if (name !== undefined && info.displayName !== name) throw new UserError(`At ${at} is ${info.displayName}, not ${name}.`);
       checkNewName(to, info.displayName);
@@ -177,7 +198,7 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
       };
       target = { name: info.displayName, candidate, locations: find(position.fileName, position.position) };
     } else {
-      const { groups, refusal } = findCandidates(project, from!, scope, find, preferences);
+      const { groups, refusal } = findCandidates(projects, from!, scope, find, preferences);
       if (refusal !== undefined && groups.length === 0) throw new UserError(`Cannot rename ${from}: ${refusal}`);
       if (groups.length === 0) throw new UserError(`No declaration named ${from} found${scope ? ` in ${scope}` : ""}.`);
       if (groups.length > 1) {

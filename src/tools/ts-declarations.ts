@@ -37,6 +37,8 @@ const enum Tier {
 }
 
 interface Found extends Candidate {
+  /** The project whose program the candidate was found in. */
+  project: TsProject;
   tier: Tier;
   /** Object-literal properties: considered after the declarations they are usually typed by. */
   weak: boolean;
@@ -123,36 +125,41 @@ function isInNodeModules(file: string): boolean {
 }
 
 /** Every declaration spelled `name` in the workspace's files (or in `scope`). */
-function collect(project: TsProject, name: string, container: string | undefined, scope: string | undefined): Found[] {
-  const checker = project.program.getTypeChecker();
+function collect(projects: readonly TsProject[], name: string, container: string | undefined, scope: string | undefined): Found[] {
   const found: Found[] = [];
-  for (const sourceFile of project.program.getSourceFiles()) {
-    const rel = toRel(sourceFile.fileName);
-    if (rel === undefined || isInNodeModules(rel) || (scope !== undefined && rel !== scope)) continue;
-    // A declaration of `name` can only be in a file whose text contains it.
-    if (!sourceFile.text.includes(name)) continue;
-    const visit = (node: ts.Node): void => {
-      const declared = declaredName(node);
-      if (declared && nameText(declared.name) === name) {
-        const nodeContainer = containerOf(node);
-        if (container === undefined || container === nodeContainer) {
-          const position = declared.name.getStart(sourceFile);
-          found.push({
-            file: rel,
-            fileName: sourceFile.fileName,
-            position,
-            line: sourceFile.getLineAndCharacterOfPosition(position).line + 1,
-            kind: ts.SyntaxKind[node.kind],
-            container: nodeContainer,
-            tier: declared.tier,
-            weak: ts.isPropertyAssignment(node),
-            symbol: checker.getSymbolAtLocation(declared.name),
-          });
+  const visited = new Set<string>();
+  for (const project of projects) {
+    const checker = project.program.getTypeChecker();
+    for (const sourceFile of project.program.getSourceFiles()) {
+      const rel = toRel(sourceFile.fileName);
+      if (rel === undefined || isInNodeModules(rel) || (scope !== undefined && rel !== scope) || visited.has(rel)) continue;
+      visited.add(rel);
+      // A declaration of `name` can only be in a file whose text contains it.
+      if (!sourceFile.text.includes(name)) continue;
+      const visit = (node: ts.Node): void => {
+        const declared = declaredName(node);
+        if (declared && nameText(declared.name) === name) {
+          const nodeContainer = containerOf(node);
+          if (container === undefined || container === nodeContainer) {
+            const position = declared.name.getStart(sourceFile);
+            found.push({
+              project,
+              file: rel,
+              fileName: sourceFile.fileName,
+              position,
+              line: sourceFile.getLineAndCharacterOfPosition(position).line + 1,
+              kind: ts.SyntaxKind[node.kind],
+              container: nodeContainer,
+              tier: declared.tier,
+              weak: ts.isPropertyAssignment(node),
+              symbol: checker.getSymbolAtLocation(declared.name),
+            });
+          }
         }
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sourceFile);
+        ts.forEachChild(node, visit);
+      };
+      visit(sourceFile);
+    }
   }
   return found.sort(
     (a, b) => a.tier - b.tier || Number(a.weak) - Number(b.weak) || compareStrings(a.file, b.file) || a.position - b.position,
@@ -167,7 +174,7 @@ export interface CandidateSearch {
 
 /** The distinct renames a name can mean, from the first tier that has any. */
 export function findCandidates(
-  project: TsProject,
+  projects: readonly TsProject[],
   query: string,
   scope: string | undefined,
   find: (fileName: string, position: number) => readonly ts.RenameLocation[],
@@ -176,7 +183,7 @@ export function findCandidates(
   const dot = query.lastIndexOf(".");
   const container = dot > 0 ? query.slice(0, dot) : undefined;
   const name = dot > 0 ? query.slice(dot + 1) : query;
-  const found = collect(project, name, container, scope);
+  const found = collect(projects, name, container, scope);
   let refusal: string | undefined;
   for (const tier of [Tier.Declaration, Tier.ImportBinding, Tier.Local]) {
     const groups: CandidateGroup[] = [];
@@ -185,7 +192,7 @@ export function findCandidates(
     for (const candidate of found.filter((item) => item.tier === tier)) {
       if (covered.has(`${candidate.fileName}:${candidate.position}`) || (candidate.symbol && symbols.has(candidate.symbol))) continue;
       if (candidate.symbol) symbols.add(candidate.symbol);
-      const { tier: _tier, weak: _weak, symbol: _symbol, ...plain } = candidate;
+      const { project, tier: _tier, weak: _weak, symbol: _symbol, ...plain } = candidate;
       if (groups.length >= MAX_GROUPS) {
         groups.push({ candidate: plain, locations: [] });
         continue;
