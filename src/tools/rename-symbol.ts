@@ -24,12 +24,15 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
       to: Type.Optional(Type.String({ description: "New name" })),
       at: Type.Optional(Type.String({ description: "Position of the symbol: path:line or path:line:column (1-based), as an editor's F2" })),
       file: Type.Optional(Type.String({ description: "File that declares it, when the name is declared more than once" })),
-      findInComments: Type.Boolean({ default: false, description: "Also rename the name in comments" }),
-      findInStrings: Type.Boolean({ default: false, description: "Also rename the name in strings" }),
-      providePrefixAndSuffixTextForRename: Type.Boolean({
-        default: true,
-        description: "Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo }",
-      }),
+      findInComments: Type.Optional(Type.Boolean({ default: false, description: "Also rename the name in comments" })),
+      findInStrings: Type.Optional(Type.Boolean({ default: false, description: "Also rename the name in strings" })),
+      providePrefixAndSuffixTextForRename: Type.Optional(
+        Type.Boolean({
+          default: true,
+          description:
+            "Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo } (on by default; --no-provide-prefix-and-suffix-text-for-rename turns it off)",
+        }),
+      ),
       ...preferenceParameters(Type),
     }),
     positionals: ["from", "to"],
@@ -45,9 +48,9 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
         to?: string;
         at?: string;
         file?: string;
-        findInComments: boolean;
-        findInStrings: boolean;
-        providePrefixAndSuffixTextForRename: boolean;
+        findInComments?: boolean;
+        findInStrings?: boolean;
+        providePrefixAndSuffixTextForRename?: boolean;
       } & PreferenceParams,
     ) {
       // The TypeScript engine loads on first use, so commands that never rename start fast.
