@@ -39,6 +39,7 @@ import {
   toAbs,
   toRel,
   type TsProject,
+  isInNodeModules,
 } from "./ts-project.js";
 
 export interface MovePair {
@@ -452,10 +453,6 @@ function parse(file: string, text: string): ts.SourceFile {
 
 function isRelative(specifier: string): boolean {
   return specifier === "." || specifier === ".." || specifier.startsWith("./") || specifier.startsWith("../");
-}
-
-function isInNodeModules(file: string): boolean {
-  return file.startsWith("node_modules/") || file.includes("/node_modules/");
 }
 
 /** Module resolution over one state of the workspace (before or after the move), with each file's project's options. */

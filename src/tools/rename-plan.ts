@@ -15,7 +15,7 @@ import type { WorkspaceReader } from "../core/tool.js";
 import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
 import { findCandidates, type Candidate } from "./ts-declarations.js";
-import { applyTextChanges, loadTsProject, toAbs, toRel, type TsProject } from "./ts-project.js";
+import { applyTextChanges, loadTsProject, toAbs, toRel, type TsProject, isInNodeModules } from "./ts-project.js";
 
 export interface RenameCandidate {
   file: string;
@@ -122,10 +122,6 @@ function parseAt(projects: readonly TsProject[], at: string, name: string | unde
   if (!chosen)
     throw new UserError(`Line ${line} of ${rel} has no ${name ?? "name"} to rename; give a column: --at ${rel}:${line}:<column>.`);
   return { rel, fileName: sourceFile.fileName, position: chosen.getStart(sourceFile), line };
-}
-
-function isInNodeModules(file: string): boolean {
-  return file.startsWith("node_modules/") || file.includes("/node_modules/");
 }
 
 function describe(candidate: Candidate): string {

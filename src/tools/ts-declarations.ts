@@ -10,7 +10,7 @@
  * first, then import bindings, then names local to a function (parameters included).
  */
 import { ts } from "ts-morph";
-import { compareStrings, toRel, type TsProject } from "./ts-project.js";
+import { compareStrings, toRel, type TsProject, isInNodeModules } from "./ts-project.js";
 
 export interface Candidate {
   file: string;
@@ -118,10 +118,6 @@ function declaredName(node: ts.Node): { name: ts.Node; tier: Tier } | undefined 
   const name = ts.getNameOfDeclaration(node as ts.Declaration);
   if (!name || nameText(name) === undefined) return undefined;
   return { name, tier: isLocal(node) ? Tier.Local : Tier.Declaration };
-}
-
-function isInNodeModules(file: string): boolean {
-  return file.startsWith("node_modules/") || file.includes("/node_modules/");
 }
 
 /** Every declaration spelled `name` in the workspace's files (or in `scope`). */

@@ -44,7 +44,8 @@ export function isCodeFile(file: string): boolean {
   return hasExtension(file, TS_EXTENSIONS) || hasExtension(file, JS_EXTENSIONS);
 }
 
-function isInNodeModules(file: string): boolean {
+/** Inside a node_modules directory (never edited). */
+export function isInNodeModules(file: string): boolean {
   return file.startsWith("node_modules/") || file.includes("/node_modules/");
 }
 
