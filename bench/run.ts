@@ -13,7 +13,7 @@ import { defaultWorkDir, packageVersion, prepareAstCorpora, prepareMultiLanguage
 import { jscodeshiftVersion } from "./jscodeshift.js";
 import { memoryOf, type MemoryRow } from "./memory.js";
 import { parseOptions, type BenchOptions } from "./options.js";
-import { MOVE_PAIRS, RENAME, benchTs, type TsRow } from "./ts-service.js";
+import { MOVE_PAIRS, RENAME, benchTs, benchTsMonorepo, type TsRow } from "./ts-service.js";
 import { fmtMs, fmtRatio, log, ratio } from "./stats.js";
 
 /** GitHub tree-chunk size of the commit writer (src/github/commit-writer.ts TREE_CHUNK_ENTRIES). */
@@ -52,6 +52,7 @@ export interface BenchResults {
     rows: AstEditRow[];
   };
   rename_symbol?: { ratio_to_language_service: number | null; ratio_to_language_service_same_ts: number | null; row: TsRow };
+  move_monorepo?: { ratio_to_program_load: number | null; ratio_to_language_service: number | null; row: TsRow };
   move?: {
     ratio_to_program_load: number | null;
     ratio_to_program_load_same_ts: number | null;
@@ -186,6 +187,12 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
       ratio_to_language_service: ratio(move!.ms.bot, move!.ms.raw_ls),
       ratio_to_language_service_same_ts: ratio(move!.ms.bot, move!.ms.raw_ls_same_ts),
       row: move!,
+    };
+    const monorepo = await benchTsMonorepo(project, workDir, options.tsRuns);
+    results.move_monorepo = {
+      ratio_to_program_load: ratio(monorepo.ms.bot, monorepo.ms.program_load),
+      ratio_to_language_service: ratio(monorepo.ms.bot, monorepo.ms.raw_ls),
+      row: monorepo,
     };
   }
 

@@ -16,7 +16,7 @@
  * Both sides keep lib .d.ts parses across runs (the bot's process-wide registry does; the raw
  * side gets the same treatment), and both are timed after a warm-up, interleaved.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Project, ts as tsMorphTs } from "ts-morph";
@@ -117,9 +117,13 @@ interface RawProject {
 }
 
 /** A plain language service over `root` on disk (no tsconfig: defaults and every code file). */
-function loadRaw(compiler: RawCompiler, root: string, rootFiles: readonly string[]): RawProject {
+function loadRaw(
+  compiler: RawCompiler,
+  root: string,
+  rootFiles: readonly string[],
+  options: import("typescript").CompilerOptions = defaultOptions(),
+): RawProject {
   const { ts } = compiler;
-  const options = defaultOptions();
   const texts = new Map<string, string | undefined>();
   const read = (abs: string): string | undefined => {
     if (abs.startsWith("/__lib__/")) return compiler.libText(abs);
@@ -309,4 +313,109 @@ export async function benchTs(project: Corpus, runs: number): Promise<TsRow[]> {
     });
   }
   return rows;
+}
+
+// ---- monorepo: one language service per project ----
+
+/** Packages that import the core package through `paths` and by relative path (25 files each). */
+const MONOREPO_APPS = ["app", "web"];
+const MONOREPO_MOVE = ["packages/core/internal/util", "packages/core/internal/utils"] as const;
+
+/**
+ * A monorepo built from the corpus: packages/core is rxjs/src; packages/app and packages/web each
+ * have their own tsconfig.json (paths `@core/*`, a project reference to core) and 25 files
+ * importing core; the root tsconfig.json is solution-style (references only).
+ */
+export function prepareMonorepo(project: Corpus, workDir: string): string {
+  const dir = path.join(workDir, "ts-monorepo");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "packages"), { recursive: true });
+  cpSync(project.dir, path.join(dir, "packages/core"), { recursive: true });
+  const write = (rel: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  };
+  const references = ["core", ...MONOREPO_APPS].map((name) => ({ path: `packages/${name}` }));
+  write("tsconfig.json", JSON.stringify({ files: [], references }, null, 2));
+  write("packages/core/tsconfig.json", JSON.stringify({ compilerOptions: { composite: true }, include: ["**/*.ts"] }, null, 2));
+  for (const app of MONOREPO_APPS) {
+    const config = {
+      compilerOptions: { baseUrl: ".", paths: { "@core/*": ["../core/*"] } },
+      include: ["src"],
+      references: [{ path: "../core" }],
+    };
+    write(`packages/${app}/tsconfig.json`, JSON.stringify(config, null, 2));
+    for (let i = 0; i < 25; i++) {
+      write(
+        `packages/${app}/src/m${i}.ts`,
+        `import { isFunction } from "@core/internal/util/isFunction";\nimport { isArrayLike } from "../../core/internal/util/isArrayLike";\nexport const f${i} = (x: unknown) => isFunction(x) || isArrayLike(x);\n`,
+      );
+    }
+  }
+  return dir;
+}
+
+/** The raw peer: every project's tsconfig parsed by TypeScript, one plain service each. */
+function rawMonorepo(compiler: RawCompiler, dir: string, move: boolean): number {
+  const { ts } = compiler;
+  let edits = 0;
+  for (const name of ["core", ...MONOREPO_APPS]) {
+    const root = path.join(dir, "packages", name);
+    const configFile = ts.readConfigFile(path.join(root, "tsconfig.json"), (file) => ts.sys.readFile(file));
+    const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
+    const files = parsed.fileNames.map((file) => path.relative(root, file));
+    const project = loadRaw(compiler, root, files, { ...parsed.options, noEmit: true });
+    try {
+      if (!move) continue;
+      const settings = ts.getDefaultFormatCodeSettings("\n");
+      const [from, to] = MONOREPO_MOVE.map((rel) => path.join(dir, rel));
+      for (const edit of project.service.getEditsForFileRename(from!, to!, settings, {})) {
+        const text = project.text(edit.fileName);
+        if (text !== undefined) applyEdits(text, edit.textChanges);
+        edits += edit.textChanges.length;
+      }
+    } finally {
+      project.service.dispose();
+    }
+  }
+  return edits;
+}
+
+/** The monorepo row: the bot's move (one service per affected project) against raw services and program loads. */
+export async function benchTsMonorepo(project: Corpus, workDir: string, runs: number): Promise<TsRow> {
+  const dir = prepareMonorepo(project, workDir);
+  const { move } = await tools();
+  const raws = compilers();
+  const versions = Object.fromEntries([["bot (ts-morph's TS)", tsMorphTs.version], ...raws.map((c) => [c.label, c.version])]);
+  log(`move on the monorepo (${project.name} as packages/core + ${MONOREPO_APPS.length} packages)`);
+  const samples: Record<string, number[]> = { bot: [], raw0: [], load0: [] };
+  let botSummary = "";
+  let rawSummary = "";
+  const peers: Array<() => Promise<void>> = [
+    async () => {
+      const t = await timed(() => executeTool(move, { paths: [...MONOREPO_MOVE] }, new FsWorkspace(dir), "bench"));
+      if (t.value.result.isError || t.value.actions.length !== 1) throw new Error(`move failed: ${JSON.stringify(t.value.result.content)}`);
+      samples.bot!.push(t.ms);
+      botSummary = summaryOf(t.value.actions[0]!.details);
+    },
+    async () => {
+      const t = await timed(() => rawMonorepo(raws[0]!, dir, true));
+      samples.raw0!.push(t.ms);
+      rawSummary = `${t.value} edits from ${1 + MONOREPO_APPS.length} services`;
+    },
+    async () => void samples.load0!.push((await timed(() => rawMonorepo(raws[0]!, dir, false))).ms),
+  ];
+  for (const peer of peers) await peer();
+  for (const key of Object.keys(samples)) samples[key] = [];
+  for (let r = 0; r < runs; r++) for (const peer of shuffled(peers, r)) await peer();
+  return {
+    op: "move",
+    corpus: `monorepo (${project.name} + ${MONOREPO_APPS.length} packages)`,
+    what: MONOREPO_MOVE.join(" → "),
+    bot_summary: botSummary,
+    raw_summary: rawSummary,
+    ms: { bot: median(samples.bot!), raw_ls: median(samples.raw0!), program_load: median(samples.load0!) },
+    versions,
+    samples,
+  };
 }

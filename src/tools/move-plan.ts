@@ -17,6 +17,18 @@ import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
 import {
+  ALL_KINDS,
+  SERVICE_MISSES,
+  brokenEntries,
+  configEntries,
+  configFileNames,
+  isConfigName,
+  joinRel,
+  rewriteConfig,
+  type BrokenEntry,
+} from "./ts-config-entries.js";
+import { findMentions, type Mention } from "./ts-mentions.js";
+import {
   FORMAT_SETTINGS,
   ROOT,
   VirtualFs,
@@ -27,6 +39,7 @@ import {
   toAbs,
   toRel,
   type TsProject,
+  isInNodeModules,
 } from "./ts-project.js";
 
 export interface MovePair {
@@ -53,18 +66,26 @@ export interface MovePlan {
   importsUpdated: number;
   /** Files (old paths) the language service's edits named, sorted. */
   serviceFiles: string[];
+  /** tsconfig files (old paths) whose entries were rewritten here, sorted. */
+  configFiles: string[];
   /** Specifiers the verification rewrote. */
   fixes: ImportFix[];
-  /** Relative specifiers that could not be made to resolve to their file again. */
+  /** Relative specifiers that could not be made to resolve to their file again (only with verify: false). */
   unresolved: Array<{ file: string; specifier: string; target: string }>;
+  /** tsconfig entries that resolved before and would not after (only with verify: false). */
+  brokenEntries: BrokenEntry[];
+  /** Files a config put in its program before and would leave out after (only with verify: false). */
+  dropped: Array<{ config: string; file: string }>;
+  /** Lines of files TypeScript does not know (package.json, jest.config …) that mention a moved path. */
+  mentions: Mention[];
 }
 
 export interface PlanOptions {
   /** Verify and fix the service's edits (default true; false shows the raw service edits). */
   verify?: boolean;
+  /** Editor preferences for the service's new specifiers (see ts-preferences.ts). */
+  preferences?: ts.UserPreferences;
 }
-
-const PREFERENCES: ts.UserPreferences = {};
 
 /** Validates the pairs and lists the file moves, without loading TypeScript. */
 export async function validatePairs(
@@ -114,51 +135,113 @@ export async function validatePairs(
 export async function planMove(workspace: WorkspaceReader, paths: readonly string[], options: PlanOptions = {}): Promise<MovePlan> {
   const { pairs, moves } = await validatePairs(workspace, paths);
   const project = await loadTsProject(workspace, { targets: pairs.map((pair) => pair.from) });
+  let plan: MovePlan;
   try {
-    return computeMove(project, pairs, moves, options.verify ?? true);
+    plan = computeMove(project, pairs, moves, options.verify ?? true, options.preferences ?? {});
   } finally {
     project.dispose();
   }
+  if (options.verify ?? true) refuseBroken(plan);
+  const touched = new Set([...plan.moves.map((move) => move.from), ...plan.serviceFiles, ...plan.configFiles]);
+  plan.mentions = await findMentions(
+    workspace,
+    pairs.map((pair) => pair.from),
+    touched,
+  );
+  return plan;
 }
 
-function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], verify: boolean): MovePlan {
+/** Refuses a move that would leave an import or a tsconfig entry pointing nowhere, naming each. */
+function refuseBroken(plan: MovePlan): void {
+  const lines = [
+    ...plan.unresolved.map((miss) => `- ${miss.file}: "${miss.specifier}" would not resolve to ${miss.target}`),
+    ...plan.brokenEntries.map((entry) => `- ${entry.config}:${entry.line}: ${entry.kind} "${entry.value}" would not resolve`),
+    ...plan.dropped.map((drop) => `- ${drop.config} would no longer include ${drop.file}`),
+  ];
+  if (lines.length === 0) return;
+  const what = plan.pairs.map((pair) => `${pair.from} to ${pair.to}`).join(", ");
+  throw new UserError(
+    `Cannot move ${what}: afterwards ${lines.length === 1 ? "this" : "these"} would be broken, so nothing was changed:\n${lines.join("\n")}`,
+  );
+}
+
+function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], verify: boolean, preferences: ts.UserPreferences): MovePlan {
   const moveMap = new Map(moves.map((move) => [move.from, move.to]));
   const newPathOf = (rel: string) => moveMap.get(rel) ?? rel;
+  // Files, and directories (a moved directory's path and anything below it).
+  const mapPath = (rel: string): string => {
+    const file = moveMap.get(rel);
+    if (file !== undefined) return file;
+    for (const pair of pairs) if (rel === pair.from || rel.startsWith(`${pair.from}/`)) return pair.to + rel.slice(pair.from.length);
+    return rel;
+  };
 
-  // 1. The language service's edits, pair by pair, all against the unmoved program.
+  // Every project concerned (a monorepo's packages), and which one a file belongs to: its options
+  // (paths, module resolution) are the ones its imports resolve with.
+  const projects = [project, ...project.others];
+  const owners = new Map<string, TsProject>();
+  for (const other of project.others) {
+    for (const file of other.rootFiles) {
+      owners.set(file, other);
+      owners.set(newPathOf(file), other);
+    }
+  }
+  const optionsOf = (file: string) => (owners.get(file) ?? project).options;
+
+  // 1. The language service's edits, pair by pair and project by project, all against the unmoved programs.
   const serviceChanges = new Map<string, ts.TextChange[]>();
   const movedFiles = new Set(moves.map((move) => move.from));
-  for (const pair of pairs) {
+  const edits = pairs.flatMap((pair) =>
     // A moved stylesheet or image is no module TypeScript knows: its importers are found below.
-    if (movedFiles.has(pair.from) && !isCodeFile(pair.from) && !pair.from.endsWith(".json")) continue;
-    const edits = project.service.getEditsForFileRename(toAbs(pair.from), toAbs(pair.to), FORMAT_SETTINGS, PREFERENCES);
-    for (const edit of edits) {
-      const rel = toRel(edit.fileName);
-      if (rel === undefined || edit.isNewFile || !project.texts.has(rel) || edit.textChanges.length === 0) continue;
-      const list = serviceChanges.get(rel) ?? [];
-      list.push(...edit.textChanges);
-      serviceChanges.set(rel, list);
-    }
+    movedFiles.has(pair.from) && !isCodeFile(pair.from) && !pair.from.endsWith(".json")
+      ? []
+      : projects.flatMap((each) => each.service.getEditsForFileRename(toAbs(pair.from), toAbs(pair.to), FORMAT_SETTINGS, preferences)),
+  );
+  for (const edit of edits) {
+    const rel = toRel(edit.fileName);
+    if (rel === undefined || edit.isNewFile || !project.texts.has(rel) || edit.textChanges.length === 0) continue;
+    const list = serviceChanges.get(rel) ?? [];
+    list.push(...edit.textChanges);
+    serviceChanges.set(rel, list);
   }
   const serviceFiles = [...serviceChanges.keys()].sort();
   // Texts after the service's edits, by old path.
   const edited = new Map<string, string>();
   for (const file of serviceFiles) edited.set(file, applyTextChanges(project.texts.get(file)!, serviceChanges.get(file)!));
 
-  // 2. Verify every relative specifier of the files concerned, and fix the ones that went astray.
-  const oldResolver = new Resolver(project.fs, project.options);
+  // 2. tsconfig entries the service leaves alone: `extends`, `references`, every entry of the other
+  // configs, and every entry of a config that moves (the service computes from its old directory).
+  const configs = configFilesOf(project);
+  const configFiles: string[] = [];
+  let configChanges = 0;
+  for (const config of configs) {
+    const moved = moveMap.has(config);
+    const serviceEdited = projects.some((each) => each.configPath === config) && !moved;
+    if (!serviceEdited && edited.delete(config)) serviceChanges.delete(config);
+    const before = edited.get(config) ?? project.texts.get(config)!;
+    const rewritten = rewriteConfig(config, newPathOf(config), before, serviceEdited ? SERVICE_MISSES : ALL_KINDS, mapPath);
+    if (rewritten.changes === 0) continue;
+    edited.set(config, rewritten.text);
+    configFiles.push(config);
+    configChanges += rewritten.changes;
+  }
+
+  // 3. Verify every relative specifier of the files concerned, and fix the ones that went astray.
+  const oldResolver = new Resolver(project.fs, optionsOf);
   const newFileSet = new Set([...project.allFiles].filter((file) => project.fs.fileExists(toAbs(file))).map(newPathOf));
   const newTextByNewPath = new Map<string, string>();
   for (const [file, text] of project.texts) newTextByNewPath.set(newPathOf(file), edited.get(file) ?? text);
-  const newResolver = new Resolver(new VirtualFs(newFileSet, (rel) => newTextByNewPath.get(rel)), project.options);
+  const newFs = new VirtualFs(newFileSet, (rel) => newTextByNewPath.get(rel));
+  const newResolver = new Resolver(newFs, optionsOf);
 
   const oldSpecifiers = new Map<string, Specifier[]>();
   const specifiersOf = (file: string): Specifier[] => {
     let found = oldSpecifiers.get(file);
     if (!found) {
       const text = project.texts.get(file)!;
-      const sourceFile = project.program.getSourceFile(toAbs(file)) ?? parse(file, text);
-      found = collectSpecifiers(sourceFile, project.program, project.options, needsDeepScan(text));
+      const owner = owners.get(file) ?? project;
+      const sourceFile = owner.program.getSourceFile(toAbs(file)) ?? parse(file, text);
+      found = collectSpecifiers(sourceFile, owner.program, owner.options, needsDeepScan(text));
       oldSpecifiers.set(file, found);
     }
     return found;
@@ -191,7 +274,7 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
     const before = specifiersOf(file);
     let text = edited.get(file) ?? project.texts.get(file)!;
     const deep = needsDeepScan(project.texts.get(file)!);
-    let after = collectSpecifiers(parse(newFile, text), undefined, project.options, deep);
+    let after = collectSpecifiers(parse(newFile, text), undefined, optionsOf(file), deep);
     if (after.length !== before.length) {
       importsUpdated += serviceChanges.get(file)?.length ?? 0;
       continue;
@@ -201,7 +284,14 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
       before.forEach((old, i) => {
         const current = after[i]!;
         const intended = intendedOf(file, old);
-        if (intended === undefined) return;
+        if (intended === undefined) {
+          // A relative import that resolves to nothing (a file not written yet, say) keeps naming
+          // the same path from the moved file, as an editor does.
+          const literal = newFile !== file && current.text === old.text ? keepLiteralPath(file, newFile, old.text) : undefined;
+          if (literal !== undefined)
+            changes.push({ span: { start: current.start, length: current.end - current.start }, newText: literal });
+          return;
+        }
         if (newResolver.resolve(current.text, newFile, old.mode) === intended) return;
         const oldTarget = oldResolver.resolve(old.text, file, old.mode)!;
         const specifier = makeSpecifier(newFile, intended, old.text, oldTarget);
@@ -215,7 +305,7 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
       if (changes.length > 0) {
         text = applyTextChanges(text, changes);
         edited.set(file, text);
-        after = collectSpecifiers(parse(newFile, text), undefined, project.options, deep);
+        after = collectSpecifiers(parse(newFile, text), undefined, optionsOf(file), deep);
       }
     }
     before.forEach((old, i) => {
@@ -223,7 +313,25 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
     });
   }
   // Edits to files that hold no imports (a tsconfig's "files" list) count one per change.
-  for (const file of serviceFiles) if (!isCodeFile(file)) importsUpdated += serviceChanges.get(file)!.length;
+  for (const file of serviceFiles) if (!isCodeFile(file)) importsUpdated += serviceChanges.get(file)?.length ?? 0;
+  importsUpdated += configChanges;
+
+  // 4. Every config entry that resolved before still resolves, and no config loses a file.
+  const broken: BrokenEntry[] = [];
+  const dropped: MovePlan["dropped"] = [];
+  if (verify) {
+    for (const config of configs) {
+      const oldText = project.texts.get(config)!;
+      const newText = edited.get(config) ?? oldText;
+      broken.push(...brokenEntries({ config, text: oldText, fs: project.fs }, { config: newPathOf(config), text: newText, fs: newFs }));
+      // A config that moves defines its program from its new place: that is the point of moving it.
+      if (!isConfigName(config) || moveMap.has(config)) continue;
+      const after = new Set(configFileNames(newPathOf(config), newText, newFs));
+      for (const file of configFileNames(config, oldText, project.fs)) {
+        if (!after.has(newPathOf(file))) dropped.push({ config: newPathOf(config), file: newPathOf(file) });
+      }
+    }
+  }
 
   const contents = new Map<string, string>();
   for (const file of [...edited.keys()].sort((a, b) => compareStrings(newPathOf(a), newPathOf(b)))) {
@@ -232,7 +340,38 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   }
   fixes.sort((a, b) => compareStrings(a.file, b.file) || compareStrings(a.from, b.from));
   unresolved.sort((a, b) => compareStrings(a.file, b.file) || compareStrings(a.specifier, b.specifier));
-  return { pairs, moves, contents, importsUpdated, serviceFiles, fixes, unresolved };
+  return {
+    pairs,
+    moves,
+    contents,
+    importsUpdated,
+    serviceFiles,
+    configFiles,
+    fixes,
+    unresolved,
+    brokenEntries: broken,
+    dropped,
+    mentions: [],
+  };
+}
+
+/** tsconfig/jsconfig files, and the configs they extend inside the workspace (any name). */
+function configFilesOf(project: TsProject): string[] {
+  const found = new Set([...project.texts.keys()].filter(isConfigName));
+  const queue = [...found];
+  for (let config = queue.pop(); config !== undefined; config = queue.pop()) {
+    for (const entry of configEntries(config, project.texts.get(config)!)) {
+      if (entry.kind !== "extends" || !entry.value.startsWith(".")) continue;
+      const target = joinRel(entry.base, entry.value);
+      for (const candidate of [target, `${target}.json`]) {
+        if (candidate !== undefined && project.texts.has(candidate) && !found.has(candidate)) {
+          found.add(candidate);
+          queue.push(candidate);
+        }
+      }
+    }
+  }
+  return [...found].sort();
 }
 
 // ---- module specifiers ----
@@ -316,26 +455,24 @@ function isRelative(specifier: string): boolean {
   return specifier === "." || specifier === ".." || specifier.startsWith("./") || specifier.startsWith("../");
 }
 
-function isInNodeModules(file: string): boolean {
-  return file.startsWith("node_modules/") || file.includes("/node_modules/");
-}
-
-/** Module resolution over one state of the workspace (before or after the move). */
+/** Module resolution over one state of the workspace (before or after the move), with each file's project's options. */
 class Resolver {
   private readonly host: ts.ModuleResolutionHost;
-  private readonly cache: ts.ModuleResolutionCache;
+  private readonly caches = new Map<ts.CompilerOptions, ts.ModuleResolutionCache>();
 
   constructor(
     private readonly fs: VirtualFs,
-    private readonly options: ts.CompilerOptions,
+    private readonly optionsOf: (file: string) => ts.CompilerOptions,
   ) {
     this.host = fs.moduleResolutionHost();
-    this.cache = ts.createModuleResolutionCache(ROOT, (name) => name, options);
   }
 
   /** The workspace file a specifier in `file` refers to, or undefined. */
   resolve(specifier: string, file: string, mode: ts.ResolutionMode): string | undefined {
-    const resolved = ts.resolveModuleName(specifier, toAbs(file), this.options, this.host, this.cache, undefined, mode).resolvedModule;
+    const options = this.optionsOf(file);
+    let cache = this.caches.get(options);
+    if (!cache) this.caches.set(options, (cache = ts.createModuleResolutionCache(ROOT, (name) => name, options)));
+    const resolved = ts.resolveModuleName(specifier, toAbs(file), options, this.host, cache, undefined, mode).resolvedModule;
     const rel = resolved ? toRel(resolved.resolvedFileName) : undefined;
     if (rel !== undefined) return rel;
     if (!isRelative(specifier)) return undefined;
@@ -343,6 +480,16 @@ class Resolver {
     const literal = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
     return this.fs.fileExists(toAbs(literal)) ? literal : undefined;
   }
+}
+
+/** `specifier` (relative, from `file`) rewritten for the file's new place, when it changes. */
+function keepLiteralPath(file: string, newFile: string, specifier: string): string | undefined {
+  if (!isRelative(specifier)) return undefined;
+  const target = path.posix.join("/", path.posix.dirname(file), specifier);
+  let relative = path.posix.relative(`/${path.posix.dirname(newFile)}`, target);
+  if (!relative.startsWith("../") && relative !== "..") relative = relative === "" ? "." : `./${relative}`;
+  if (specifier.endsWith("/") && !relative.endsWith("/")) relative += "/";
+  return relative === specifier ? undefined : relative;
 }
 
 const CODE_EXTENSION = /(\.d)?\.([cm]?[jt]sx?)$/;

@@ -7,6 +7,7 @@ import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { stageChangeSet } from "../core/execution.js";
 import { textResult } from "../core/result.js";
 import { plural } from "./plural.js";
+import { preferenceParameters, type PreferenceParams } from "./ts-preference-params.js";
 
 export function moveLabel(files: number, imports: number): string {
   return `Move: ${plural(files, "file")} (${plural(imports, "import")} updated)`;
@@ -21,13 +22,15 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
       "Moves or renames files and directories and updates every import, export, require() and dynamic import() that refers to them.",
     parameters: Type.Object({
       paths: Type.Array(Type.String(), { minItems: 2, description: "Pairs of paths: <from> <to> [<from> <to> …]" }),
+      ...preferenceParameters(Type),
     }),
     positionals: ["paths"],
     examples: ["/move src/util.ts src/lib/util.ts", "/move src/helpers src/lib/helpers src/a.ts src/b.ts"],
-    async execute(_toolCallId, params: { paths: string[] }) {
+    async execute(_toolCallId, params: { paths: string[] } & PreferenceParams) {
       // The TypeScript engine loads on first use, so commands that never move files start fast.
       const { planMove } = await import("./move-plan.js");
-      const plan = await planMove(pi.workspace, params.paths);
+      const { readPreferences } = await import("./ts-preferences.js");
+      const plan = await planMove(pi.workspace, params.paths, { preferences: await readPreferences(pi.workspace, params) });
       const changes = pi.newChangeSet();
       for (const move of plan.moves) await changes.rename(move.from, move.to);
       for (const [file, text] of plan.contents) await changes.write(file, text);
@@ -40,7 +43,7 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
         updated: updatedFiles,
         importsUpdated: imports,
         fixed: plan.fixes,
-        unresolved: plan.unresolved,
+        notUpdated: plan.mentions,
       };
       pi.pushPendingAction({
         label: moveLabel(files, imports),
@@ -62,8 +65,9 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
           `Imports updated in: ${shown.join(", ")}${updatedFiles.length > shown.length ? ` and ${updatedFiles.length - shown.length} more` : ""}.`,
         );
       }
-      for (const miss of plan.unresolved) {
-        lines.push(`Warning: ${miss.file} imports "${miss.specifier}", which could not be pointed at ${miss.target}; check it by hand.`);
+      if (plan.mentions.length > 0) {
+        lines.push("Not updated, check these (files TypeScript does not know that mention a moved path):");
+        for (const mention of plan.mentions) lines.push(`- ${mention.file}:${mention.line}: ${mention.text}`);
       }
       return textResult(lines.join("\n"), details);
     },

@@ -1,19 +1,21 @@
 /**
- * `/rename-symbol <old> <new> [--file path]`: renames a declaration and every reference to it,
- * with the language service's findRenameLocations (what editors' "Rename Symbol" uses).
+ * `/rename-symbol <old> <new> [--file path]` and `/rename-symbol <new> --at path:line[:col]`:
+ * renames a symbol and every reference to it with the language service's getRenameInfo and
+ * findRenameLocations, exactly what an editor's F2 does.
  *
- * The declaration is found by name with navigateTo (top-level and exported declarations, class and
- * interface members, enum members, local declarations); `Class.member` narrows by container and
- * `--file` by file. More than one distinct declaration is refused with the list of candidates.
- * Aliases are used where a rename would change something else's name: `{ foo }` becomes
- * `{ foo: bar }` and `export { foo }` becomes `export { bar as foo }` (editors' default), so
- * object shapes and a module's public names stay as they were.
+ * By position, the symbol under the cursor. By name, every declaration spelled that way (see
+ * ts-declarations.ts) is grouped by what renaming it would change; more than one group is refused
+ * with each candidate's path:line, to repeat with --at. `Class.member` narrows by container and
+ * `--file` by file. With the editor's default `providePrefixAndSuffixTextForRename`, `{ foo }`
+ * becomes `{ foo: bar }` and `export { foo }` becomes `export { bar as foo }`, so object shapes and
+ * a module's public names stay as they were.
  */
 import { ts } from "ts-morph";
 import type { WorkspaceReader } from "../core/tool.js";
 import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
-import { applyTextChanges, compareStrings, loadTsProject, toAbs, toRel, type TsProject } from "./ts-project.js";
+import { findCandidates, type Candidate } from "./ts-declarations.js";
+import { applyTextChanges, loadTsProject, toAbs, toRel, type TsProject, isInNodeModules } from "./ts-project.js";
 
 export interface RenameCandidate {
   file: string;
@@ -23,9 +25,27 @@ export interface RenameCandidate {
   container: string;
 }
 
+export interface RenameOptions {
+  /** The symbol's name (or Container.name); optional with `at`, where it must match. */
+  from?: string;
+  to: string;
+  /** File that declares it. */
+  file?: string;
+  /** path:line[:col] (1-based) of the symbol. */
+  at?: string;
+  /** Editor options, with the editor's defaults: off, off, on. */
+  findInComments?: boolean;
+  findInStrings?: boolean;
+  providePrefixAndSuffixTextForRename?: boolean;
+  /** Preferences (quote style …) from the repository, see ts-preferences.ts. */
+  preferences?: ts.UserPreferences;
+}
+
 export interface RenamePlan {
   from: string;
   to: string;
+  /** Found with --at: `declaration` is that position, not necessarily the declaration. */
+  byPosition: boolean;
   declaration: RenameCandidate;
   /** Number of rename locations (declaration included). */
   references: number;
@@ -62,136 +82,137 @@ export function checkNewName(name: string, oldName: string): void {
   if (name === oldName) throw new UserError(`${oldName} is already called ${name}.`);
 }
 
-interface Declaration extends RenameCandidate {
+interface Position {
+  rel: string;
   fileName: string;
   position: number;
-  symbol: ts.Symbol | undefined;
-  /** Declared inside a function (a local variable, a parameter, a nested function). */
-  local: boolean;
+  line: number;
 }
 
-function isLocal(nameNode: ts.Node): boolean {
-  for (let node = nameNode.parent?.parent; node && !ts.isSourceFile(node); node = node.parent) {
-    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) return true;
+/** `path:line[:col]` to a position; without a column, the name on that line (the first spelled `name`, else the first declared). */
+function parseAt(projects: readonly TsProject[], at: string, name: string | undefined): Position {
+  const project = projects[0]!;
+  const match = /^(.+?):(\d+)(?::(\d+))?$/.exec(at.trim());
+  if (!match) throw new UserError(`--at takes path:line or path:line:column (1-based), got "${at}".`);
+  const rel = normalizePath(match[1]!);
+  const sourceFile = projects.map((each) => each.program.getSourceFile(toAbs(rel))).find((found) => found !== undefined);
+  if (!sourceFile) {
+    if (!project.allFiles.includes(rel)) throw new UserError(`${rel} does not exist.`);
+    throw new UserError(`${rel} is not part of the TypeScript project (${project.configPath ?? "default options"}).`);
   }
-  return false;
-}
-
-/** The name node of the declaration that navigateTo reported with this span. */
-function findNameNode(sourceFile: ts.SourceFile, span: ts.TextSpan, name: string): ts.Node | undefined {
-  let best: ts.Node | undefined;
-  const end = span.start + span.length;
+  const line = Number(match[2]);
+  const lineStarts = sourceFile.getLineStarts();
+  if (line < 1 || line > lineStarts.length) throw new UserError(`${rel} has ${lineStarts.length} lines; there is no line ${line}.`);
+  const lineStart = lineStarts[line - 1]!;
+  const lineEnd = line < lineStarts.length ? lineStarts[line]! - 1 : sourceFile.text.length;
+  if (match[3] !== undefined) {
+    const column = Number(match[3]);
+    if (column < 1 || lineStart + column - 1 > lineEnd) throw new UserError(`Line ${line} of ${rel} has no column ${column}.`);
+    return { rel, fileName: sourceFile.fileName, position: lineStart + column - 1, line };
+  }
+  const names: ts.Node[] = [];
   const visit = (node: ts.Node): void => {
-    if (node.end < span.start || node.pos > end) return;
-    const declarationName = ts.getNameOfDeclaration(node as ts.Declaration);
-    if (declarationName && nameText(declarationName) === name) {
-      const start = declarationName.getStart(sourceFile);
-      if (start >= span.start && start < end && (!best || start < best.getStart(sourceFile))) best = declarationName;
-    }
+    if (node.end < lineStart || node.getStart(sourceFile) > lineEnd) return;
+    if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && node.getStart(sourceFile) >= lineStart) names.push(node);
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
-  return best;
+  const declared = (node: ts.Node) => ts.getNameOfDeclaration(node.parent as ts.Declaration) === node;
+  const chosen = name !== undefined ? names.find((node) => node.getText(sourceFile) === name) : (names.find(declared) ?? names[0]);
+  if (!chosen)
+    throw new UserError(`Line ${line} of ${rel} has no ${name ?? "name"} to rename; give a column: --at ${rel}:${line}:<column>.`);
+  return { rel, fileName: sourceFile.fileName, position: chosen.getStart(sourceFile), line };
 }
 
-function nameText(node: ts.Node): string | undefined {
-  if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node) || ts.isStringLiteral(node) || ts.isNumericLiteral(node)) return node.text;
-  return undefined;
+function describe(candidate: Candidate): string {
+  return `${candidate.file}:${candidate.line} (${candidate.kind}${candidate.container ? ` in ${candidate.container}` : ""})`;
 }
 
-function isInNodeModules(file: string): boolean {
-  return file.startsWith("node_modules/") || file.includes("/node_modules/");
-}
-
-/**
- * Declarations named `query` (`name` or `Container.name`), one per distinct symbol, sorted.
- * Declarations local to a function count only when there is no other.
- */
-export function findDeclarations(project: TsProject, query: string, file?: string): Declaration[] {
-  const dot = query.lastIndexOf(".");
-  const container = dot > 0 ? query.slice(0, dot) : undefined;
-  const name = dot > 0 ? query.slice(dot + 1) : query;
-  // navigateTo's fuzzy search over every file is the slow part of a rename; a declaration of
-  // `name` can only be in a file whose text contains it, so only those files are searched.
-  const searched =
-    file !== undefined
-      ? [toAbs(file)]
-      : project.program
-          .getSourceFiles()
-          .filter((sourceFile) => toRel(sourceFile.fileName) !== undefined && sourceFile.text.includes(name))
-          .map((sourceFile) => sourceFile.fileName);
-  const items = searched.flatMap((fileName) => project.service.getNavigateToItems(name, undefined, fileName, false));
-  const checker = project.program.getTypeChecker();
-  const found: Declaration[] = [];
-  for (const item of items) {
-    const rel = toRel(item.fileName);
-    if (item.name !== name || item.kind === ts.ScriptElementKind.alias || rel === undefined || isInNodeModules(rel)) continue;
-    if (container !== undefined && item.containerName !== container) continue;
-    const sourceFile = project.program.getSourceFile(item.fileName);
-    if (!sourceFile) continue;
-    const nameNode = findNameNode(sourceFile, item.textSpan, name);
-    if (!nameNode) continue;
-    const position = nameNode.getStart(sourceFile);
-    found.push({
-      file: rel,
-      fileName: item.fileName,
-      position,
-      line: sourceFile.getLineAndCharacterOfPosition(position).line + 1,
-      kind: item.kind,
-      container: item.containerName,
-      symbol: checker.getSymbolAtLocation(nameNode),
-      local: isLocal(nameNode),
-    });
+export async function planRename(workspace: WorkspaceReader, request: RenameOptions): Promise<RenamePlan> {
+  const { to, at } = request;
+  const from = request.from?.trim() === "" ? undefined : request.from;
+  if (from === undefined && at === undefined) {
+    throw new UserError(
+      "rename_symbol needs the current name or a position: /rename-symbol <old> <new>, or /rename-symbol <new> --at path:line[:col].",
+    );
   }
-  found.sort((a, b) => compareStrings(a.file, b.file) || a.position - b.position);
-  // Overloads and merged declarations are one symbol: keep its first declaration.
-  const seen = new Set<ts.Symbol>();
-  const positions = new Set<string>();
-  const candidates = found.some((declaration) => !declaration.local) ? found.filter((declaration) => !declaration.local) : found;
-  return candidates.filter((declaration) => {
-    const key = `${declaration.file}:${declaration.position}`;
-    if (positions.has(key)) return false;
-    positions.add(key);
-    if (!declaration.symbol) return true;
-    if (seen.has(declaration.symbol)) return false;
-    seen.add(declaration.symbol);
-    return true;
-  });
-}
-
-export async function planRename(workspace: WorkspaceReader, from: string, to: string, file?: string): Promise<RenamePlan> {
-  if (typeof from !== "string" || from.trim() === "")
-    throw new UserError("rename_symbol needs the current name: /rename-symbol <old> <new>.");
   if (typeof to !== "string" || to.trim() === "") throw new UserError("rename_symbol needs the new name: /rename-symbol <old> <new>.");
-  const oldName = from.slice(from.lastIndexOf(".") + 1);
-  checkNewName(to, oldName);
-  const scope = file === undefined ? undefined : normalizePath(file);
+  if (from !== undefined) checkNewName(to, from.slice(from.lastIndexOf(".") + 1));
+  const scope = request.file === undefined ? undefined : normalizePath(request.file);
   if (scope !== undefined && !(await workspace.exists(scope))) throw new UserError(`${scope} does not exist.`);
-  const project = await loadTsProject(workspace, { targets: scope ? [scope] : [] });
+  const atFile = at === undefined ? undefined : /^(.+?):\d+(?::\d+)?$/.exec(at.trim())?.[1];
+  const targets = [scope, atFile === undefined ? undefined : normalizePath(atFile)].filter(
+    (target): target is string => target !== undefined,
+  );
+  const project = await loadTsProject(workspace, { targets });
+  const preferences: ts.UserPreferences = {
+    ...request.preferences,
+    providePrefixAndSuffixTextForRename: request.providePrefixAndSuffixTextForRename ?? true,
+  };
+  // In a monorepo, every project whose program has the file sees some of its references.
+  const projects = [project, ...project.others];
+  const find = (fileName: string, position: number): ts.RenameLocation[] => {
+    const seen = new Set<string>();
+    const locations: ts.RenameLocation[] = [];
+    for (const each of projects) {
+      if (!each.program.getSourceFile(fileName)) continue;
+      const found = each.service.findRenameLocations(
+        fileName,
+        position,
+        request.findInStrings ?? false,
+        request.findInComments ?? false,
+        preferences,
+      );
+      for (const location of found ?? []) {
+        const key = `${location.fileName}:${location.textSpan.start}:${location.textSpan.length}`;
+        if (!seen.has(key)) locations.push(location);
+        seen.add(key);
+      }
+    }
+    return locations;
+  };
   try {
-    if (scope !== undefined && !project.program.getSourceFile(toAbs(scope))) {
+    if (scope !== undefined && !projects.some((each) => each.program.getSourceFile(toAbs(scope)))) {
       throw new UserError(`${scope} is not part of the TypeScript project (${project.configPath ?? "default options"}).`);
     }
-    const declarations = findDeclarations(project, from, scope);
-    if (declarations.length === 0) throw new UserError(`No declaration named ${from} found${scope ? ` in ${scope}` : ""}.`);
-    if (declarations.length > 1) {
-      const list = declarations.map((d) => `- ${d.file}:${d.line} (${d.kind}${d.container ? ` in ${d.container}` : ""})`).join("\n");
-      const hint = scope ? "use Container.name to say which" : "use --file <path> (or Container.name) to say which";
-      throw new UserError(`${from} is declared ${declarations.length} times; ${hint}:\n${list}`);
+    let target: { name: string; candidate: Candidate; locations: readonly ts.RenameLocation[] };
+    if (at !== undefined) {
+      const name = from?.slice(from.lastIndexOf(".") + 1);
+      const position = parseAt(projects, at, name);
+      const owner = projects.find((each) => each.program.getSourceFile(position.fileName)) ?? project;
+      const info = owner.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
+      if (!info.canRename) throw new UserError(`Cannot rename at ${at}: ${info.localizedErrorMessage}`);
+      if (name !== undefined && info.displayName !== name) throw new UserError(`At ${at} is ${info.displayName}, not ${name}.`);
+      checkNewName(to, info.displayName);
+      const candidate: Candidate = {
+        file: position.rel,
+        line: position.line,
+        kind: info.kind,
+        container: "",
+        fileName: position.fileName,
+        position: position.position,
+      };
+      target = { name: info.displayName, candidate, locations: find(position.fileName, position.position) };
+    } else {
+      const { groups, refusal } = findCandidates(projects, from!, scope, find, preferences);
+      if (refusal !== undefined && groups.length === 0) throw new UserError(`Cannot rename ${from}: ${refusal}`);
+      if (groups.length === 0) throw new UserError(`No declaration named ${from} found${scope ? ` in ${scope}` : ""}.`);
+      if (groups.length > 1) {
+        const list = groups.map((group) => `- ${describe(group.candidate)}`).join("\n");
+        throw new UserError(
+          `${from} is declared ${groups.length} times; repeat with --at <path:line> (or --file <path>, or Container.name) to say which:\n${list}`,
+        );
+      }
+      const group = groups[0]!;
+      target = { name: from!.slice(from!.lastIndexOf(".") + 1), candidate: group.candidate, locations: group.locations };
     }
-    const declaration = declarations[0]!;
-    const info = project.service.getRenameInfo(declaration.fileName, declaration.position, { allowRenameOfImportPath: false });
-    if (!info.canRename) throw new UserError(`Cannot rename ${from}: ${info.localizedErrorMessage}`);
-    const locations =
-      project.service.findRenameLocations(declaration.fileName, declaration.position, false, false, {
-        providePrefixAndSuffixTextForRename: true,
-      }) ?? [];
+    const oldText = target.name;
     const byFile = new Map<string, ts.TextChange[]>();
-    for (const location of locations) {
+    for (const location of target.locations) {
       const rel = toRel(location.fileName);
       if (rel === undefined || isInNodeModules(rel) || !project.texts.has(rel)) {
         throw new UserError(
-          `Cannot rename ${from}: it is also referenced in ${rel ?? location.fileName}, which resolve-bot does not change.`,
+          `Cannot rename ${oldText}: it is also referenced in ${rel ?? location.fileName}, which resolve-bot does not change.`,
         );
       }
       const list = byFile.get(rel) ?? [];
@@ -205,13 +226,16 @@ export async function planRename(workspace: WorkspaceReader, from: string, to: s
       const after = applyTextChanges(before, byFile.get(rel)!);
       if (after !== before) contents.set(rel, after);
     }
-    const candidate: RenameCandidate = {
-      file: declaration.file,
-      line: declaration.line,
-      kind: declaration.kind,
-      container: declaration.container,
+    const { file, line, kind, container } = target.candidate;
+    return {
+      from: from ?? oldText,
+      to,
+      byPosition: at !== undefined,
+      declaration: { file, line, kind, container },
+      references: target.locations.length,
+      contents,
+      serviceFiles,
     };
-    return { from, to, declaration: candidate, references: locations.length, contents, serviceFiles };
   } finally {
     project.dispose();
   }

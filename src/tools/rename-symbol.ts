@@ -1,11 +1,12 @@
 /**
- * `/rename-symbol <old> <new> [--file path]`: renames a declaration and every reference to it.
- * The planning (declaration lookup, findRenameLocations) is in rename-plan.ts.
+ * `/rename-symbol <old> <new> [--file path]` or `/rename-symbol <new> --at path:line[:col]`: renames
+ * a symbol and every reference to it, as an editor's F2. The planning is in rename-plan.ts.
  */
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { stageChangeSet } from "../core/execution.js";
 import { textResult } from "../core/result.js";
 import { plural } from "./plural.js";
+import { preferenceParameters, type PreferenceParams } from "./ts-preference-params.js";
 
 export function renameLabel(from: string, to: string, references: number, files: number): string {
   return `Rename Symbol: ${from} → ${to} (${plural(references, "reference")} in ${plural(files, "file")})`;
@@ -16,18 +17,57 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
   return {
     name: "rename_symbol",
     label: "Rename Symbol",
-    description: "Renames a TypeScript/JavaScript declaration and every reference to it, across the repository.",
+    description:
+      "Renames a TypeScript/JavaScript symbol and every reference to it across the repository, as an editor's F2: by name, or by position with --at.",
     parameters: Type.Object({
-      from: Type.String({ description: "Current name (or Container.name)" }),
-      to: Type.String({ description: "New name" }),
+      from: Type.String({ description: "Current name (or Container.name); with --at, the new name may come alone" }),
+      to: Type.Optional(Type.String({ description: "New name" })),
+      at: Type.Optional(Type.String({ description: "Position of the symbol: path:line or path:line:column (1-based), as an editor's F2" })),
       file: Type.Optional(Type.String({ description: "File that declares it, when the name is declared more than once" })),
+      findInComments: Type.Optional(Type.Boolean({ default: false, description: "Also rename the name in comments" })),
+      findInStrings: Type.Optional(Type.Boolean({ default: false, description: "Also rename the name in strings" })),
+      providePrefixAndSuffixTextForRename: Type.Optional(
+        Type.Boolean({
+          default: true,
+          description:
+            "Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo } (on by default; --no-provide-prefix-and-suffix-text-for-rename turns it off)",
+        }),
+      ),
+      ...preferenceParameters(Type),
     }),
     positionals: ["from", "to"],
-    examples: ["/rename-symbol fetchUser loadUser", "/rename-symbol Options Settings --file src/config.ts"],
-    async execute(_toolCallId, params: { from: string; to: string; file?: string }) {
+    examples: [
+      "/rename-symbol fetchUser loadUser",
+      "/rename-symbol loadUser --at src/api.ts:12:17",
+      "/rename-symbol Options Settings --file src/config.ts",
+    ],
+    async execute(
+      _toolCallId,
+      params: {
+        from: string;
+        to?: string;
+        at?: string;
+        file?: string;
+        findInComments?: boolean;
+        findInStrings?: boolean;
+        providePrefixAndSuffixTextForRename?: boolean;
+      } & PreferenceParams,
+    ) {
       // The TypeScript engine loads on first use, so commands that never rename start fast.
       const { planRename } = await import("./rename-plan.js");
-      const plan = await planRename(pi.workspace, params.from, params.to, params.file);
+      const { readPreferences } = await import("./ts-preferences.js");
+      // `/rename-symbol <new> --at path:line`: the one name given is the new one.
+      const [from, to] = params.to === undefined && params.at !== undefined ? [undefined, params.from] : [params.from, params.to];
+      const plan = await planRename(pi.workspace, {
+        from,
+        to: to ?? "",
+        at: params.at,
+        file: params.file,
+        findInComments: params.findInComments,
+        findInStrings: params.findInStrings,
+        providePrefixAndSuffixTextForRename: params.providePrefixAndSuffixTextForRename,
+        preferences: await readPreferences(pi.workspace, params),
+      });
       const changes = pi.newChangeSet();
       for (const [file, text] of plan.contents) await changes.write(file, text);
       const files = plan.contents.size;
@@ -50,11 +90,11 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
           return textResult(`Renamed ${oldName} to ${plan.to} in ${plural(files, "file")}.`);
         },
       });
-      const where = `${plan.declaration.file}:${plan.declaration.line} (${plan.declaration.kind})`;
+      const where = `${plan.byPosition ? "at" : "declared at"} ${plan.declaration.file}:${plan.declaration.line} (${plan.declaration.kind})`;
       const shown = details.files.slice(0, 20);
       const more = details.files.length > shown.length ? ` and ${details.files.length - shown.length} more` : "";
       return textResult(
-        `Rename preview: ${oldName} → ${plan.to}, declared at ${where}: ${plural(plan.references, "reference")} in ${plural(files, "file")}.\nFiles: ${shown.join(", ")}${more}.`,
+        `Rename preview: ${oldName} → ${plan.to}, ${where}: ${plural(plan.references, "reference")} in ${plural(files, "file")}.\nFiles: ${shown.join(", ")}${more}.`,
         details,
       );
     },

@@ -44,7 +44,8 @@ export function isCodeFile(file: string): boolean {
   return hasExtension(file, TS_EXTENSIONS) || hasExtension(file, JS_EXTENSIONS);
 }
 
-function isInNodeModules(file: string): boolean {
+/** Inside a node_modules directory (never edited). */
+export function isInNodeModules(file: string): boolean {
   return file.startsWith("node_modules/") || file.includes("/node_modules/");
 }
 
@@ -99,7 +100,9 @@ export interface TsProject {
   texts: ReadonlyMap<string, string>;
   /** The workspace as the compiler sees it (files that could not be read as text are left out). */
   fs: VirtualFs;
-  /** Releases the service's documents. */
+  /** The other projects of a multi-project workspace the command concerns (see loadTsProject). */
+  others: TsProject[];
+  /** Releases the service's documents (the others' too). */
   dispose(): void;
 }
 
@@ -250,29 +253,89 @@ export function findConfig(allFiles: ReadonlySet<string>, targets: readonly stri
   return lookIn("");
 }
 
-/** Loads the workspace into one language service. */
-export async function loadTsProject(workspace: WorkspaceReader, load: LoadOptions = {}): Promise<TsProject> {
+/** The workspace's files as the compiler sees them, read once per command and shared by its projects. */
+interface WorkspaceFiles {
+  allFiles: string[];
+  texts: Map<string, string>;
+  fs: VirtualFs;
+}
+
+async function readWorkspaceFiles(workspace: WorkspaceReader): Promise<WorkspaceFiles> {
   const allFiles = await workspace.list();
-  const fileSet = new Set(allFiles);
   const texts = new Map<string, string>();
   const toLoad = allFiles.filter((file) => hasExtension(file, LOADED_EXTENSIONS) && !file.endsWith("package-lock.json"));
   const reads = await Promise.all(toLoad.map((file) => workspace.tryReadText(file)));
   for (const read of reads) if ("text" in read) texts.set(read.path, read.text);
   // Files that could not be read (binary, too large) do not exist for the compiler.
   const readable = new Set(allFiles.filter((file) => !hasExtension(file, LOADED_EXTENSIONS) || texts.has(file)));
-  const fs = new VirtualFs(readable, (rel) => texts.get(rel));
+  return { allFiles, texts, fs: new VirtualFs(readable, (rel) => texts.get(rel)) };
+}
 
-  const configPath = findConfig(fileSet, load.targets ?? []);
-  let options: ts.CompilerOptions = { ...DEFAULT_OPTIONS };
-  let configFiles: string[] = [];
-  if (configPath !== undefined) {
-    const parsed = parseConfig(configPath, fs);
-    options = parsed.options;
-    configFiles = parsed.fileNames.map((name) => toRel(name)).filter((name): name is string => name !== undefined);
+/** tsconfig.json/jsconfig.json files outside node_modules: each one a project (a monorepo has several). */
+function projectConfigs(allFiles: readonly string[]): string[] {
+  return allFiles.filter((file) => /(?:^|\/)[tj]sconfig\.json$/.test(file) && !isInNodeModules(file)).sort();
+}
+
+/**
+ * Loads the workspace into one language service per affected project: the nearest project to the
+ * targets (the primary, which also takes every file no other affected project includes, so that a
+ * move or rename also updates them) and, in a workspace of several tsconfig.json projects, every other project that
+ * includes a target or references (transitively) one that does — each with its own options, so a
+ * package's `paths` and module settings resolve its imports. Without targets, every project.
+ */
+export async function loadTsProject(workspace: WorkspaceReader, load: LoadOptions = {}): Promise<TsProject> {
+  const files = await readWorkspaceFiles(workspace);
+  const targets = load.targets ?? [];
+  const configPath = findConfig(new Set(files.allFiles), targets);
+  const configs = projectConfigs(files.allFiles);
+  const parsed = new Map(configs.map((config) => [config, parseConfig(config, files.fs)]));
+  const inTargets = (file: string) => targets.some((target) => file === target || file.startsWith(`${target}/`));
+  const affected = new Set(
+    configs.filter((config) => config !== configPath && (targets.length === 0 || parsed.get(config)!.fileNames.some(inTargets))),
+  );
+  // Projects that reference an affected project see its files through the reference.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const config of configs) {
+      if (affected.has(config) || config === configPath) continue;
+      if (parsed.get(config)!.references.some((reference) => affected.has(reference) || reference === configPath)) {
+        affected.add(config);
+        grew = true;
+      }
+    }
   }
+  // Files of the other affected projects are theirs; everything else (other packages, tests, scripts) is the primary's.
+  const others = new Set([...affected].flatMap((config) => parsed.get(config)!.fileNames));
+  const primary = createProject(
+    files,
+    configPath,
+    configPath === undefined ? undefined : parsed.get(configPath),
+    (file) => !others.has(file),
+  );
+  // A solution-style config ("files": [] with references) has no program of its own.
+  const withFiles = [...affected].filter((config) => parsed.get(config)!.fileNames.length > 0);
+  primary.others = withFiles.map((config) => createProject(files, config, parsed.get(config), () => false));
+  const disposeService = () => primary.service.dispose();
+  primary.dispose = () => {
+    disposeService();
+    for (const other of primary.others) other.dispose();
+  };
+  return primary;
+}
+
+/** One language service over a project's files (and `extra` files no project includes). */
+function createProject(
+  { allFiles, texts, fs }: WorkspaceFiles,
+  configPath: string | undefined,
+  config: ParsedConfig | undefined,
+  extra: (file: string) => boolean,
+): TsProject {
+  const parsedConfig = config ?? (configPath === undefined ? undefined : parseConfig(configPath, fs));
+  const options: ts.CompilerOptions = parsedConfig?.options ?? { ...DEFAULT_OPTIONS };
+  const configFiles = parsedConfig?.fileNames ?? [];
   const extensions = options.allowJs ? [...TS_EXTENSIONS, ...JS_EXTENSIONS] : TS_EXTENSIONS;
-  const extra = allFiles.filter((file) => texts.has(file) && hasExtension(file, extensions) && !isInNodeModules(file));
-  const rootFiles = [...new Set([...configFiles, ...extra])].filter((file) => texts.has(file)).sort();
+  const extraFiles = allFiles.filter((file) => texts.has(file) && hasExtension(file, extensions) && !isInNodeModules(file) && extra(file));
+  const rootFiles = [...new Set([...configFiles, ...extraFiles])].filter((file) => texts.has(file)).sort();
   const rootAbs = rootFiles.map(toAbs);
 
   const versions = new Map<string, string>();
@@ -324,14 +387,23 @@ export async function loadTsProject(workspace: WorkspaceReader, load: LoadOption
     allFiles,
     texts,
     fs,
+    others: [],
     dispose: () => service.dispose(),
   };
 }
 
-function parseConfig(configPath: string, fs: VirtualFs): { options: ts.CompilerOptions; fileNames: string[] } {
+interface ParsedConfig {
+  options: ts.CompilerOptions;
+  /** Workspace-relative root files. */
+  fileNames: string[];
+  /** Workspace-relative paths of the referenced projects' configs. */
+  references: string[];
+}
+
+function parseConfig(configPath: string, fs: VirtualFs): ParsedConfig {
   const fileName = toAbs(configPath);
   const text = fs.readFile(fileName);
-  if (text === undefined) return { options: { ...DEFAULT_OPTIONS }, fileNames: [] };
+  if (text === undefined) return { options: { ...DEFAULT_OPTIONS }, fileNames: [], references: [] };
   // Parsed as a source file, so the options carry `configFile`: getEditsForFileRename then also
   // updates the config's files/include/exclude and path options.
   const source = ts.parseJsonText(fileName, text);
@@ -347,7 +419,9 @@ function parseConfig(configPath: string, fs: VirtualFs): { options: ts.CompilerO
   delete options.composite;
   delete options.incremental;
   delete options.tsBuildInfoFile;
-  return { options, fileNames: parsed.fileNames };
+  const rel = (names: readonly string[]) => names.map((name) => toRel(name)).filter((name): name is string => name !== undefined);
+  const references = rel((parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference)));
+  return { options, fileNames: rel(parsed.fileNames), references };
 }
 
 /** Applies text changes (spans in the original text) to a text. Overlapping changes: first wins. */

@@ -288,9 +288,9 @@ describe("move: real code (rxjs 7 src)", () => {
       moved: Array<{ from: string; to: string }>;
       importsUpdated: number;
       fixed: unknown[];
-      unresolved: unknown[];
+      notUpdated: unknown[];
     };
-    expect(details.unresolved).toEqual([]);
+    expect(details.notUpdated).toEqual([]);
     expect(action.label).toBe(
       `Move: ${details.moved.length} ${details.moved.length === 1 ? "file" : "files"} (${details.importsUpdated} imports updated)`,
     );

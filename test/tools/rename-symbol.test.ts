@@ -86,10 +86,10 @@ describe("rename_symbol", () => {
     expect(resultText(applied.result)).toBe("Renamed lonely to alone in 1 file.");
   });
 
-  it("refuses an ambiguous name, listing each candidate and suggesting --file", async () => {
+  it("refuses an ambiguous name, listing each candidate as path:line and suggesting --at", async () => {
     const error = await failure(project, { from: "helper", to: "assist" });
     expect(error.message).toBe(
-      "helper is declared 2 times; use --file <path> (or Container.name) to say which:\n- src/other.ts:1 (function)\n- src/other2.ts:1 (function)",
+      "helper is declared 2 times; repeat with --at <path:line> (or --file <path>, or Container.name) to say which:\n- src/other.ts:1 (function)\n- src/other2.ts:1 (function)",
     );
     const { execution } = await run(project, { from: "helper", to: "assist", file: "src/other2.ts" });
     expect(execution.actions[0]!.label).toBe("Rename Symbol: helper → assist (1 reference in 1 file)");

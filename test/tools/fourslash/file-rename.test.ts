@@ -1,0 +1,33 @@
+/**
+ * TypeScript's fourslash getEditsForFileRename tests, ported as data (file-rename.cases.ts), run
+ * through /move's planner: every file the test names has exactly the test's expected text after the
+ * move, and every other file is unchanged.
+ */
+import { planMove } from "../../../src/tools/move-plan.js";
+import { MemoryWorkspace } from "../../../src/workspace/workspace.js";
+import { FILE_RENAME_CASES } from "./file-rename.cases.js";
+
+describe("fourslash getEditsForFileRename, ported", () => {
+  it("ports a solid number of cases", () => {
+    expect(FILE_RENAME_CASES.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(FILE_RENAME_CASES.map((testCase) => [`${testCase.source} (${testCase.move.join(" → ")})`, testCase] as const))(
+    "%s",
+    async (_name, testCase) => {
+      const plan = await planMove(new MemoryWorkspace(testCase.files), testCase.move, {
+        preferences: testCase.preferences,
+      });
+      const moved = new Map(plan.moves.map((move) => [move.from, move.to]));
+      const after: Record<string, string> = {};
+      for (const [file, text] of Object.entries(testCase.files)) {
+        const newPath = moved.get(file) ?? file;
+        after[newPath] = plan.contents.get(newPath) ?? text;
+      }
+      const expected: Record<string, string> = {};
+      for (const [file, text] of Object.entries(testCase.files)) expected[moved.get(file) ?? file] = text;
+      Object.assign(expected, testCase.expect);
+      expect(after).toEqual(expected);
+    },
+  );
+});

@@ -1,0 +1,262 @@
+/**
+ * TypeScript's own fourslash rename tests (microsoft/TypeScript, Apache-2.0, tests/cases/fourslash/),
+ * ported as data for `/rename-symbol <new> --at path:line:col`. Each case names its source.
+ *
+ * The files keep fourslash's markup: `[|…|]` is a range, `{| … |}` range data and `/*n*\/` markers
+ * are dropped. Ranges are numbered as fourslash's `test.ranges()` numbers them (file order, then
+ * position, an enclosing "context" range before the name inside it). A check renames from each range
+ * in `at` and expects exactly the ranges in `expect` to change — to the new name with the location's
+ * prefix/suffix text (`{ range, prefix, suffix }`) — and nothing else, in any file. `verify.renameLocations`
+ * calls map one to one; loops over `goTo.position(range.start)` become one check with every range in `at`.
+ */
+export type ExpectedLocation = number | { range: number; prefix?: string; suffix?: string };
+
+export interface RenameCheck {
+  at: number[];
+  expect: ExpectedLocation[];
+  findInComments?: boolean;
+  providePrefixAndSuffixTextForRename?: boolean;
+}
+
+export interface RenameCase {
+  source: string;
+  /** Files in the test's order, as fourslash text (the `////` lines). */
+  files: Array<[string, string]>;
+  checks: RenameCheck[];
+  adapted?: string;
+}
+
+const lines = (...text: string[]) => text.join("\n");
+
+export const RENAME_CASES: RenameCase[] = [
+  {
+    source: "tests/cases/fourslash/renameImportRequire.ts",
+    files: [
+      [
+        "a.ts",
+        lines(
+          '[|import [|{| "contextRangeIndex": 0 |}e|] = require("mod4");|]',
+          "[|e|];",
+          "a = { [|e|] };",
+          '[|export { [|{| "contextRangeIndex": 4 |}e|] };|]',
+        ),
+      ],
+      ["b.ts", lines('[|import { [|{| "contextRangeIndex": 6 |}e|] } from "./a";|]', '[|export { [|{| "contextRangeIndex": 8 |}e|] };|]')],
+    ],
+    // [r0Def, r0, r1, r2, r3Def, r3, r4Def, r4, r5Def, r5] = 0..9
+    checks: [
+      { at: [1, 2, 3], expect: [1, 2, { range: 3, prefix: "e: " }, { range: 5, suffix: " as e" }] },
+      { at: [5], expect: [{ range: 5, prefix: "e as " }, 7, { range: 9, suffix: " as e" }] },
+      {
+        at: [7],
+        expect: [
+          { range: 7, prefix: "e as " },
+          { range: 9, suffix: " as e" },
+        ],
+      },
+      { at: [9], expect: [{ range: 9, prefix: "e as " }] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameReExportDefault.ts",
+    files: [
+      [
+        "a.ts",
+        lines(
+          'export { default } from "./b";',
+          '[|export { default as [|{| "contextRangeIndex": 0 |}b|] } from "./b";|]',
+          'export { default as bee } from "./b";',
+          '[|import { default as [|{| "contextRangeIndex": 2 |}b|] } from "./b";|]',
+          'import { default as bee } from "./b";',
+          '[|import [|{| "contextRangeIndex": 4 |}b|] from "./b";|]',
+        ),
+      ],
+      ["b.ts", lines('[|const [|{| "contextRangeIndex": 6 |}b|] = 0;|]', '[|export default [|{| "contextRangeIndex": 8 |}b|];|]')],
+    ],
+    // [r0Def, r0, r1Def, r1, r2Def, r2, r3Def, r3, r4Def, r4] = 0..9
+    checks: [
+      { at: [1], expect: [1] },
+      { at: [3], expect: [3] },
+      { at: [5], expect: [5] },
+      { at: [7, 9], expect: [1, 3, 5, 7, 9] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameCrossJsTs01.ts",
+    files: [
+      ["a.js", '[|exports.[|{| "contextRangeIndex": 0 |}area|] = function (r) { return r * r; }|]'],
+      ["b.ts", lines("[|import { [|{| \"contextRangeIndex\": 2 |}area|] } from './a';|]", "var t = [|area|](10);")],
+    ],
+    // [r0Def, r0, r1Def, r1, r2] = 0..4
+    checks: [
+      { at: [1], expect: [1, 3, 4] },
+      { at: [3, 4], expect: [{ range: 3, prefix: "area as " }, 4] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/findAllReferencesDynamicImport3.ts",
+    files: [
+      [
+        "foo.ts",
+        lines(
+          '[|export function /*0*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 0 |}bar|]() { return "bar"; }|]',
+          'import(\'./foo\').then(([|{ /*1*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 2 |}bar|] }|]) => undefined);',
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1Def, r1] = 0..3
+    checks: [
+      { at: [1], expect: [1, { range: 3, suffix: ": bar" }] },
+      { at: [3], expect: [{ range: 3, prefix: "bar: " }] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringDeclarationInForOf.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface I {",
+          '    [|[|{| "declarationRangeIndex": 0 |}property1|]: number;|]',
+          "    property2: string;",
+          "}",
+          "var elems: I[];",
+          "",
+          'for ([|let { [|{| "declarationRangeIndex": 2 |}property1|] } of elems|]) {',
+          "    [|property1|]++;",
+          "}",
+          'for ([|let { [|{| "declarationRangeIndex": 5 |}property1|]: p2 } of elems|]) {',
+          "}",
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1Def, r1, r2, r3Def, r3] = 0..6
+    checks: [
+      { at: [1, 6], expect: [1, { range: 3, suffix: ": property1" }, 6] },
+      { at: [3, 4], expect: [{ range: 3, prefix: "property1: " }, 4] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameUMDModuleAlias1.ts",
+    files: [
+      [
+        "0.d.ts",
+        lines(" export function doThing(): string;", " export function doTheOtherThing(): void;", " export as namespace [|myLib|];"),
+      ],
+      ["1.ts", lines(' /// <reference path="0.d.ts" />', " [|myLib|].doThing();")],
+    ],
+    checks: [{ at: [0, 1], expect: [0, 1] }],
+  },
+  {
+    source: "tests/cases/fourslash/renameLocationsForFunctionExpression02.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "function f() {",
+          "    ",
+          "}",
+          "var x = function [|f|](g: any, h: any) {",
+          "",
+          "    let helper = function f(): any { f(); }",
+          "",
+          "    let foo = () => [|f|]([|f|], g);",
+          "}",
+        ),
+      ],
+    ],
+    checks: [{ at: [0, 1, 2], expect: [0, 1, 2] }],
+  },
+  {
+    source: "tests/cases/fourslash/renameForDefaultExport02.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "export default function /*1*/[|DefaultExportedFunction|]() {",
+          "    return /*2*/[|DefaultExportedFunction|]",
+          "}",
+          "/**",
+          ' *  Commenting [|{| "inComment": true |}DefaultExportedFunction|]',
+          " */",
+          "",
+          "var x: typeof /*3*/[|DefaultExportedFunction|];",
+          "",
+          "var y = /*4*/[|DefaultExportedFunction|]();",
+        ),
+      ],
+    ],
+    checks: [{ at: [0, 1, 3, 4], expect: [0, 1, 2, 3, 4], findInComments: true }],
+  },
+  {
+    source: "tests/cases/fourslash/renameForDefaultExport03.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "/**",
+          " *  Commenting [|f|]",
+          " */",
+          "function /*1*/[|f|]() {",
+          "    return 100;",
+          "}",
+          "",
+          "export default /*2*/[|f|];",
+          "",
+          "var x: typeof /*3*/[|f|];",
+          "",
+          "var y = /*4*/[|f|]();",
+          "",
+          "namespace /*5*/[|f|] {",
+          "    var local = 100;",
+          "}",
+        ),
+      ],
+    ],
+    // The test renames from each marker, which sit at ranges 1–5.
+    checks: [{ at: [1, 2, 3, 4, 5], expect: [0, 1, 2, 3, 4, 5], findInComments: true }],
+  },
+  {
+    source: "tests/cases/fourslash/renameInheritedProperties1.ts",
+    files: [
+      ["test.ts", lines(" class class1 extends class1 {", "    [|propName|]: string;", " }", "", " var v: class1;", " v.[|propName|];")],
+    ],
+    checks: [{ at: [0, 1], expect: [0, 1] }],
+  },
+  {
+    source: "tests/cases/fourslash/renameInheritedProperties6.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          " interface C extends D {",
+          "     propD: number;",
+          " }",
+          " interface D extends C {",
+          "     [|propC|]: number;",
+          " }",
+          " var d: D;",
+          " d.[|propC|];",
+        ),
+      ],
+    ],
+    checks: [{ at: [0, 1], expect: [0, 1] }],
+  },
+  {
+    source: "tests/cases/fourslash/renameModuleExportsProperties3.ts",
+    files: [["a.js", lines('[|class [|{| "contextRangeIndex": 0 |}A|] {}|]', "module.exports = { [|A|] }")]],
+    // [r0Def, r0, r1] = 0..2
+    checks: [
+      { at: [1], expect: [1, { range: 2, prefix: "A: " }], providePrefixAndSuffixTextForRename: true },
+      { at: [2], expect: [1, { range: 2, prefix: "A: " }], providePrefixAndSuffixTextForRename: true },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameAliasExternalModule.ts",
+    files: [
+      ["a.ts", lines("module SomeModule { export class SomeClass { } }", "export = SomeModule;")],
+      ["b.ts", lines('import [|M|] = require("./a");', "import C = [|M|].SomeClass;")],
+    ],
+    checks: [{ at: [0, 1], expect: [0, 1] }],
+  },
+];
