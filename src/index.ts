@@ -10,7 +10,10 @@ import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import { MemoryJobQueue } from "./jobs/memory-queue.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
-import { executeRequest, type ExecuteResult } from "./pipeline/execute.js";
+import type { ExecuteResult } from "./pipeline/execute.js";
+import { pooledExecute } from "./pipeline/pooled-execute.js";
+import { workerPoolSettingsFromEnv } from "./workers/limits.js";
+import { WorkerPool } from "./workers/pool.js";
 import { requestKey, type Request } from "./pipeline/request.js";
 import { createRegistry } from "./tools/index.js";
 
@@ -23,10 +26,10 @@ export interface ResolveBotOptions {
   env?: NodeJS.ProcessEnv;
   /** Makes the job queue: in memory by default; SQLite or Redis are one line here. */
   createQueue?: (log: Log) => JobQueue;
-  /** Carries out a request: in this process by default; a worker pool can take it over. */
-  execute?: (request: Request, env: NodeJS.ProcessEnv) => Promise<ExecuteResult>;
-  /** The job queue and the app's logger, for graceful shutdown (and tests). */
-  onQueue?: (queue: JobQueue, log: Log) => void;
+  /** Carries out a request: in the worker pool by default (tests may run it in this process). */
+  execute?: (request: Request, signal?: AbortSignal) => Promise<ExecuteResult | undefined>;
+  /** The job queue, the worker pool and the app's logger, for graceful shutdown (and tests). */
+  onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log }) => void;
 }
 
 function memoryQueue(log: Log): JobQueue {
@@ -39,14 +42,26 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     // Built here too so a broken RESOLVE_BOT_TOOLS stops the server at start, not at the first command.
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
     const queue = (options.createQueue ?? memoryQueue)(app.log);
-    options.onQueue?.(queue, app.log);
-    const execute = options.execute ?? ((request: Request) => executeRequest(request, env, { log: app.log }));
+    const pool = options.execute
+      ? undefined
+      : new WorkerPool(workerPoolSettingsFromEnv(env), {
+          onWorkerError: (error) => app.log.error({ err: error }, "resolve-bot worker failed between tasks"),
+        });
+    options.onStarted?.({ queue, ...(pool ? { pool } : {}), log: app.log });
+    const execute =
+      options.execute ??
+      pooledExecute(pool!, app.log, async (request, message) => {
+        const octokit = await app.auth(request.installationId);
+        await octokit.rest.issues.createComment({ ...request.repository, issue_number: request.pullRequest, body: message });
+        if (request.trigger.kind === "comment" && request.trigger.commentId !== undefined)
+          await react(octokit, request.repository, request.trigger.commentId, "confused");
+      });
     const acknowledgements = new Acknowledgements();
 
     queue.process(
-      async (job) => {
+      async (job, run) => {
         await acknowledgements.acknowledged(job.id);
-        await execute(job.payload as Request, env);
+        await execute(job.payload as Request, run.signal);
       },
       {
         concurrency: JOB_CONCURRENCY,

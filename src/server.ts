@@ -7,17 +7,19 @@ import { run } from "probot";
 import { resolveBotOctokit } from "./github/octokit.js";
 import { resolveBot } from "./index.js";
 import type { JobQueue } from "./jobs/job-queue.js";
+import type { WorkerPool } from "./workers/pool.js";
 
 /** How long SIGTERM waits for running commands (container platforms kill after ~30 s). */
 const SHUTDOWN_GRACE_MS = Number(process.env.RESOLVE_BOT_SHUTDOWN_GRACE_MS ?? 25_000);
 
 let queue: JobQueue | undefined;
+let pool: WorkerPool | undefined;
 let log: Pick<Console, "info" | "error"> = console;
 const server = await run(
   resolveBot({
-    onQueue: (created, appLog) => {
-      queue = created;
-      log = appLog;
+    onStarted: (started) => {
+      ({ queue, pool } = started);
+      log = started.log;
     },
   }),
   { Octokit: resolveBotOctokit(process.env) },
@@ -33,6 +35,7 @@ process.once("SIGTERM", () => {
   const deadline = new Promise<"timeout">((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, "timeout").unref());
   void Promise.race([queue?.idle() ?? Promise.resolve(), deadline]).then(async (outcome) => {
     await queue?.close(0);
+    await pool?.destroy();
     if (outcome === "timeout") log.error(`SIGTERM: commands still running after ${SHUTDOWN_GRACE_MS} ms were abandoned`);
     else log.info("SIGTERM: all commands finished");
     process.exit(outcome === "timeout" ? 1 : 0);

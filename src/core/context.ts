@@ -39,6 +39,16 @@ export interface CommandContext {
   resolveCommands?: string;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
+  /** Told as work goes on (a worker pool restarts its time limit per command and words its stop reply). */
+  progress?: Progress;
+}
+
+/** Where the runtime is: which command runs, and when it starts writing. */
+export interface Progress {
+  /** A command starts, e.g. "`/move`". */
+  command(label: string): void;
+  /** The branch is about to change (a commit). */
+  writing(): void;
 }
 
 /** Memoises a workspace loader so a comment with several commands reads the files once. */

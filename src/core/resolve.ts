@@ -58,6 +58,7 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     const application = await applyAction(live, reason, workspace);
     if (application.result.isError) throw new UserError(resultText(application.result) || "apply() reported an error.");
     message = resultText(application.result) || applied(record.label);
+    ctx.progress?.writing();
     commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message });
   } catch (error) {
     // Nothing was committed, so the action stays on the stack.

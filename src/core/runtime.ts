@@ -61,6 +61,7 @@ export class Runtime {
         skipped.push(`/${command.typed}`);
         continue;
       }
+      ctx.progress?.command(`\`/${command.typed}\``);
       outcomes.push(await this.handleCommand(command, ctx));
     }
     const stack = commands.length > 0 ? await ctx.store.list() : [];

@@ -4,7 +4,7 @@
  * tarball, one commit through the Git Data API, and the reply comment with its reactions.
  */
 import { commitMessage } from "../core/commit-message.js";
-import { once } from "../core/context.js";
+import { once, type Progress } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
 import type { Reply } from "../pipeline/reply.js";
@@ -31,6 +31,7 @@ export interface GitHubPortsOptions {
   canWriteWorkflows(): Promise<boolean>;
   /** Called with each comment body posted (the execution summary). */
   onReply?(body: string): void;
+  progress?: Progress;
 }
 
 type Reaction = "eyes" | "rocket" | "confused";
@@ -110,6 +111,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   return {
     runtime: options.runtime,
     log: options.log,
+    ...(options.progress ? { progress: options.progress } : {}),
     config: {
       load: once(() => loadRepoConfig(() => readRepoConfigFile(octokit, repo), options.runtime.registry)),
       fallback: DEFAULT_REPO_CONFIG,

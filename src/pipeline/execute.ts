@@ -7,6 +7,7 @@
  */
 import { getPrivateKey } from "@probot/get-private-key";
 import { Probot } from "probot";
+import type { Progress } from "../core/context.js";
 import { Runtime } from "../core/runtime.js";
 import { apiUrl, resolveBotOctokit, webUrl } from "../github/octokit.js";
 import { githubPorts } from "../github/session.js";
@@ -27,6 +28,7 @@ export interface ExecuteResult {
 export interface ExecuteOptions {
   /** Where failures are logged (default: the executor's own Probot logger). */
   log?: PipelineLog;
+  progress?: Progress;
 }
 
 /** How long an installation's permissions are trusted before asking GitHub again. */
@@ -104,6 +106,7 @@ export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, o
     webUrl: executor.webUrl,
     canWriteWorkflows: () => executor.canWriteWorkflows(request.installationId),
     onReply: (body) => replied.push(body),
+    ...(options.progress ? { progress: options.progress } : {}),
   });
   const result = await runRequest(request, ports);
   return { ok: result.status === "ok", status: result.status, replied };

@@ -3,7 +3,7 @@
  * Octokit (github/session.ts), the local CLI with a checkout (local/session.ts). `C` is the forge's
  * configuration and `P` what it knows of a pull request: the pipeline only passes them back.
  */
-import type { CommitRequest, CommandLimits, Steering } from "../core/context.js";
+import type { CommitRequest, CommandLimits, Progress, Steering } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
 import type { ChangeSet } from "../workspace/changeset.js";
@@ -73,6 +73,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
     finish?(ok: boolean): Promise<void>;
   };
   log: PipelineLog;
+  /** Told which command runs and when writing starts (a worker pool's time limit and stop reply). */
+  progress?: Progress;
   /** How this forge says the resolve commands in hints (default: the PR comment syntax). */
   resolveCommands?: string;
 }

@@ -44,6 +44,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
       return commit;
     },
     ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),
+    ...(ports.progress ? { progress: ports.progress } : {}),
   };
   return { context, store, head: () => head };
 }

@@ -1,0 +1,41 @@
+/**
+ * Requests carried out in the worker pool, never on the server's event loop. What the pool stops
+ * (a time limit, a memory limit, a crash) is answered on the pull request from here, since the
+ * worker that would have answered is gone; a cancelled run (shutdown, lost lease) is handed back to
+ * the queue to run again.
+ */
+import { RetryableJobError } from "../jobs/job-queue.js";
+import type { WorkerPool } from "../workers/pool.js";
+import type { ExecuteResult } from "./execute.js";
+import type { PipelineLog } from "./ports.js";
+import type { Request } from "./request.js";
+
+const TASK = { module: new URL("./worker-task.js", import.meta.url), export: "executeRequestTask" };
+
+/** How a stop reply names the work before the worker said which command it was on. */
+export function requestLabel(request: Request): string {
+  const trigger = request.trigger;
+  if (trigger.kind === "comment") return trigger.commands.length === 1 ? `\`/${trigger.commands[0]!.typed}\`` : "This comment's commands";
+  if (trigger.kind === "button") return "`/resolve`";
+  return "resolve-bot's update of this pull request";
+}
+
+export interface StoppedRequestReply {
+  /** Says `message` on the pull request (and marks the comment as failed). */
+  (request: Request, message: string): Promise<void>;
+}
+
+export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: StoppedRequestReply) {
+  return async (request: Request, signal?: AbortSignal): Promise<ExecuteResult | undefined> => {
+    const outcome = await pool.run<Request, ExecuteResult>(
+      { ...TASK, input: request },
+      { label: requestLabel(request), ...(signal ? { signal } : {}) },
+    );
+    if (outcome.ok) return outcome.value;
+    if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);
+    log.error({ err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) }, "resolve-bot request stopped");
+    // Only someone who asked is waiting for an answer; a push or an opened PR is only logged.
+    if (request.trigger.kind === "comment" || request.trigger.kind === "button") await replyStopped(request, outcome.message);
+    return undefined;
+  };
+}

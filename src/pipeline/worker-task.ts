@@ -1,0 +1,12 @@
+/**
+ * What a pool worker thread runs for one job: the request, carried out from the environment the
+ * worker inherited, telling the pool which command runs and when writing starts (so its time limit
+ * is per command and its stop reply is true).
+ */
+import { reportCommand, reportWriting } from "../workers/progress.js";
+import { executeRequest, type ExecuteResult } from "./execute.js";
+import type { Request } from "./request.js";
+
+export async function executeRequestTask(request: Request): Promise<ExecuteResult> {
+  return executeRequest(request, process.env, { progress: { command: reportCommand, writing: reportWriting } });
+}
