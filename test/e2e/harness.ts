@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
 
@@ -39,7 +41,37 @@ export interface Bot {
   /** The environment the server was started with (for more processes of the same app). */
   env: Record<string, string>;
   output(): string;
+  /** Starts the server again (same environment, same emulator) after its process exited or was killed. */
+  restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
+}
+
+async function spawnServer(
+  node: string,
+  env: Record<string, string>,
+  base: string,
+  onOutput: (chunk: string) => void,
+): Promise<ChildProcess> {
+  let output = "";
+  const child: ChildProcess = spawn(node, [SERVER], { env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on("data", (chunk: Buffer) => {
+      output += String(chunk);
+      onOutput(String(chunk));
+    });
+  }
+  await waitFor(
+    `the bot server at ${base}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the bot server exited: ${output}`);
+      return fetch(`${base}/ping`).then(
+        (response) => response.ok || undefined,
+        () => undefined,
+      );
+    },
+    30_000,
+  );
+  return child;
 }
 
 /** `node`: the Node.js binary that runs the server (default: the one running the tests). */
@@ -56,35 +88,29 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
     LOG_LEVEL: "warn",
     NODE_ENV: "test",
     RESOLVE_BOT_THROTTLE: "off",
+    // Each bot its own job database (a restart() keeps it: that is what makes jobs survive).
+    RESOLVE_BOT_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "resolve-bot-e2e-data-")),
     ...extraEnv,
   };
-  const child: ChildProcess = spawn(node, [SERVER], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(
-    `the bot server on port ${port}`,
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the bot server exited: ${output}`);
-      return fetch(`${base}/ping`).then(
-        (response) => response.ok || undefined,
-        () => undefined,
-      );
-    },
-    30_000,
-  );
+  let child = await spawnServer(node, env, base, (chunk) => (output += chunk));
   return {
     gh,
     webhookUrl: `${base}/api/github/webhooks`,
-    process: child,
+    get process() {
+      return child;
+    },
     env,
     output: () => output,
+    async restart(more = {}) {
+      if (child.exitCode === null && child.signalCode === null) throw new Error("restart() needs the server to have exited");
+      child = await spawnServer(node, { ...env, ...more }, base, (chunk) => (output += chunk));
+    },
     async stop() {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
       await gh.stop();
     },
   };
