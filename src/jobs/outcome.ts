@@ -1,0 +1,42 @@
+/**
+ * What becomes of a job after one attempt — shared by every queue so that retries, backoff and the
+ * dead letter mean the same thing whatever stores the jobs.
+ */
+import { RetryableJobError, defaultRetryPolicy, type RetryPolicy } from "./job-queue.js";
+
+export type Outcome =
+  | { kind: "done" }
+  | { kind: "retry"; delayMs: number; error: unknown }
+  | { kind: "dead"; error: unknown };
+
+export function retryPolicy(overrides: Partial<RetryPolicy> | undefined): RetryPolicy {
+  const policy = { ...defaultRetryPolicy, ...overrides };
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
+    throw new Error(`retry.maxAttempts must be a whole number of at least 1 (got ${policy.maxAttempts}).`);
+  }
+  return policy;
+}
+
+/** Exponential backoff, never shorter than what the failure asked for (retry-after). */
+export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs = 0): number {
+  const exponential = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** Math.max(0, attempt - 1));
+  return Math.max(exponential, retryAfterMs);
+}
+
+/** `error` is undefined when the handler resolved. */
+export function outcomeOf(error: unknown, failed: boolean, attempt: number, policy: RetryPolicy): Outcome {
+  if (!failed) return { kind: "done" };
+  if (error instanceof RetryableJobError && attempt < policy.maxAttempts) {
+    return { kind: "retry", delayMs: backoffDelay(policy, attempt, error.retryAfterMs), error };
+  }
+  return { kind: "dead", error };
+}
+
+/** The error a job was given up with when the process that ran its last attempt died. */
+export function lostRunsError(attempts: number): Error {
+  return new Error(`The process running this job stopped before it finished, ${attempts} time(s).`);
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
