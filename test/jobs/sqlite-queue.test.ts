@@ -1,0 +1,86 @@
+/** The embedded queue: the shared contract, plus what only SQLite has (one processor, WAL, pruning). */
+import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SqliteJobQueue, type SqliteJobQueueOptions } from "../../src/jobs/sqlite-queue.js";
+import { job, jobQueueContract, queueTracker, recordRuns } from "./contract.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "resolve-bot-jobs-"));
+let dataDir: string;
+let tests = 0;
+const errors: string[] = [];
+beforeEach(() => {
+  dataDir = path.join(root, `data-${++tests}`);
+  errors.length = 0;
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const options = (extra: Partial<SqliteJobQueueOptions> = {}): SqliteJobQueueOptions => ({
+  dataDir,
+  pollMs: 50,
+  onError: (message) => void errors.push(message),
+  ...extra,
+});
+const harness = () => ({ open: () => new SqliteJobQueue(options()), childQueue: () => ({ kind: "sqlite", ...options() }) });
+
+describe("SqliteJobQueue: the JobQueue contract", () => {
+  jobQueueContract(harness);
+  afterEach(() => expect(errors).toEqual([]));
+});
+
+describe("SqliteJobQueue", () => {
+  const queues = queueTracker(harness);
+
+  test("a second processor on the same data directory is refused, pointing at REDIS_URL", async () => {
+    const first = queues.open();
+    const { ids } = recordRuns(first);
+    const second = queues.open();
+    expect(() => second.process(async () => undefined, { concurrency: 1 })).toThrow(
+      `Another process is already carrying out the jobs in ${dataDir}. The embedded queue has one worker process; set REDIS_URL to run several.`,
+    );
+    // It may still submit (a `resolve-bot server` does), and the processor picks the job up.
+    await second.submit(job("from-server"));
+    await first.idle();
+    expect(ids()).toEqual(["from-server#1"]);
+  });
+
+  test("the database is in WAL mode in the data directory", async () => {
+    const queue = queues.open();
+    await queue.submit(job("w-1"));
+    const db = new Database(path.join(dataDir, "jobs.sqlite"), { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.prepare("SELECT id, key, state FROM jobs").all()).toEqual([{ id: "w-1", key: "owner/repo#1", state: "queued" }]);
+    db.close();
+  });
+
+  test("delivery ids are forgotten after the dedupe window (pruned on open)", async () => {
+    const queue = new SqliteJobQueue(options({ dedupeTtlMs: 50 }));
+    const { ids } = recordRuns(queue);
+    await queue.submit(job("old"));
+    await queue.idle();
+    await queue.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reopened = new SqliteJobQueue(options({ dedupeTtlMs: 50 }));
+    expect(await reopened.submit(job("old"))).toBe(true);
+    await reopened.close(0);
+    expect(ids()).toEqual(["old#1"]);
+  });
+
+  test("a job that kills its process on every attempt ends in the dead letter instead of looping", async () => {
+    // Three runs that never finished (the process died each time), as the database records them.
+    const queue = queues.open();
+    await queue.submit(job("poison"));
+    await queue.close();
+    const db = new Database(path.join(dataDir, "jobs.sqlite"));
+    db.prepare("UPDATE jobs SET state = 'running', attempt = 3").run();
+    db.close();
+    const restarted = queues.open();
+    const { ids, dead } = recordRuns(restarted);
+    await restarted.idle();
+    expect(ids()).toEqual([]);
+    expect(dead).toEqual([
+      { id: "poison", message: "The process running this job stopped before it finished, 3 time(s).", attempts: 3 },
+    ]);
+  });
+});
