@@ -96,6 +96,7 @@ export class RedisJobQueue implements JobQueue {
   private readonly runs = new ActiveRuns<RedisRun>();
   private readonly prefix: string;
   private readonly leaseMs: number;
+  private readonly sweepMs: number;
   private readonly dedupeTtlMs: number;
   private processing: Processing | undefined;
   private closing = false;
@@ -104,6 +105,7 @@ export class RedisJobQueue implements JobQueue {
   constructor(private readonly options: RedisJobQueueOptions) {
     this.prefix = options.prefix ?? "resolve-bot";
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.sweepMs = options.sweepMs ?? 5_000;
     this.dedupeTtlMs = options.dedupeTtlMs ?? 7 * DAY_MS;
     // Commands fail after a few reconnection attempts (a webhook must not hang on a dead Redis);
     // BullMQ's worker connection (below) waits for Redis instead, as BullMQ requires.
@@ -144,7 +146,7 @@ export class RedisJobQueue implements JobQueue {
       concurrency: options.concurrency,
     });
     worker.on("error", (error) => this.reportError("The job worker lost its Redis connection.", error));
-    const sweeper = setInterval(() => void this.sweep(), this.options.sweepMs ?? 5_000);
+    const sweeper = setInterval(() => void this.sweep(), this.sweepMs);
     this.processing = { handler, options, policy, worker, connection, sweeper };
     void this.sweep();
   }
@@ -316,8 +318,10 @@ export class RedisJobQueue implements JobQueue {
         [this.k("keys")],
         [this.k("lock", ""), this.k("list", ""), this.k("job", "")],
       )) as string[];
-      // One sweep turn per key at a time (BullMQ ignores an add whose jobId exists).
-      for (const key of due) await this.wake(key, 0, `sweep-${createHash("sha1").update(key).digest("hex")}`);
+      // At most one sweep turn per key and period, whichever process sweeps (BullMQ ignores an add
+      // whose jobId exists). Not one per key for ever: the process that took it may have died.
+      const period = Math.floor(Date.now() / Math.max(this.sweepMs, this.leaseMs));
+      for (const key of due) await this.wake(key, 0, `sweep-${createHash("sha1").update(key).digest("hex")}-${period}`);
     } catch (error) {
       if (!this.closing) this.reportError("The job sweep failed; it runs again shortly.", error);
     }

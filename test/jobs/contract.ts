@@ -97,7 +97,10 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     const running = new Map<string, number>();
     let now = 0;
     let most = 0;
+    const failures: unknown[] = [];
     const order = new Map<string, string[]>(keys.map((k) => [k, []]));
+    // All queued first, so that every key is ready when processing starts.
+    for (let n = 0; n < 6; n++) for (const key of keys) await queue.submit(job(`${key}-${n}`, key));
     queue.process(
       async (j) => {
         const overlapping = (running.get(j.key) ?? 0) + 1;
@@ -105,14 +108,13 @@ export function jobQueueContract(harness: () => QueueHarness): void {
         if (overlapping > 1) throw new Error(`two jobs of ${j.key} at once`);
         most = Math.max(most, ++now);
         order.get(j.key)!.push(j.id);
-        await sleep(5 + ((j.id.length * 7 + Number(j.id.split("-")[2])) % 15));
+        // Uneven durations, so that keys overtake each other.
+        await sleep(5 + ((Number(j.id.split("-")[1]) * 7 + j.key.charCodeAt(4)) % 15));
         now--;
         running.set(j.key, overlapping - 1);
       },
       { concurrency: 3, onDeadLetter: (_j, error) => void failures.push(error) },
     );
-    const failures: unknown[] = [];
-    for (let n = 0; n < 6; n++) for (const key of keys) await queue.submit(job(`${key}-${n}`, key));
     await queue.idle();
     expect(failures).toEqual([]);
     for (const key of keys) expect(order.get(key)).toEqual([0, 1, 2, 3, 4, 5].map((n) => `${key}-${n}`));
