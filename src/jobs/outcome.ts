@@ -4,10 +4,7 @@
  */
 import { RetryableJobError, defaultRetryPolicy, type RetryPolicy } from "./job-queue.js";
 
-export type Outcome =
-  | { kind: "done" }
-  | { kind: "retry"; delayMs: number; error: unknown }
-  | { kind: "dead"; error: unknown };
+export type Outcome = { kind: "done" } | { kind: "retry"; delayMs: number; error: unknown } | { kind: "dead"; error: unknown };
 
 export function retryPolicy(overrides: Partial<RetryPolicy> | undefined): RetryPolicy {
   const policy = { ...defaultRetryPolicy, ...overrides };

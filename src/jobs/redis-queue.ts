@@ -211,13 +211,7 @@ export class RedisJobQueue implements JobQueue {
     }
   }
 
-  private async carryOut(
-    run: RedisRun,
-    job: Job,
-    attempt: number,
-    deadWith: string | undefined,
-    processing: Processing,
-  ): Promise<void> {
+  private async carryOut(run: RedisRun, job: Job, attempt: number, deadWith: string | undefined, processing: Processing): Promise<void> {
     run.renewal = setInterval(() => void this.renew(run), Math.max(10, Math.floor(this.leaseMs / 3)));
     try {
       if (deadWith !== undefined) return await this.deadLetter(run, job, new Error(deadWith), attempt, processing);
@@ -313,11 +307,7 @@ export class RedisJobQueue implements JobQueue {
   private async sweep(): Promise<void> {
     if (this.closing) return;
     try {
-      const due = (await this.script(
-        "sweep",
-        [this.k("keys")],
-        [this.k("lock", ""), this.k("list", ""), this.k("job", "")],
-      )) as string[];
+      const due = (await this.script("sweep", [this.k("keys")], [this.k("lock", ""), this.k("list", ""), this.k("job", "")])) as string[];
       // At most one sweep turn per key and period, whichever process sweeps (BullMQ ignores an add
       // whose jobId exists). Not one per key for ever: the process that took it may have died.
       const period = Math.floor(Date.now() / Math.max(this.sweepMs, this.leaseMs));

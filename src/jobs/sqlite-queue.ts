@@ -105,23 +105,15 @@ export class SqliteJobQueue implements JobQueue {
     this.db.exec(SCHEMA);
     this.sql = {
       remember: this.db.prepare<[string, number]>("INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)"),
-      insert: this.db.prepare<[string, string, string]>(
-        "INSERT OR IGNORE INTO jobs (id, key, payload) VALUES (?, ?, ?)",
-      ),
+      insert: this.db.prepare<[string, string, string]>("INSERT OR IGNORE INTO jobs (id, key, payload) VALUES (?, ?, ?)"),
       heads: this.db.prepare<[number, number], JobRow>(
         `SELECT seq, id, key, payload, attempt, last_error ${KEY_HEADS} AND j.run_after <= ? ORDER BY seq LIMIT ?`,
       ),
-      nextDue: this.db.prepare<[number], { at: number | null }>(
-        `SELECT MIN(run_after) AS at ${KEY_HEADS} AND j.run_after > ?`,
-      ),
+      nextDue: this.db.prepare<[number], { at: number | null }>(`SELECT MIN(run_after) AS at ${KEY_HEADS} AND j.run_after > ?`),
       take: this.db.prepare<[number]>("UPDATE jobs SET state = 'running', attempt = attempt + 1 WHERE seq = ?"),
-      nextFence: this.db.prepare<[], { value: number }>(
-        "UPDATE counters SET value = value + 1 WHERE name = 'fence' RETURNING value",
-      ),
+      nextFence: this.db.prepare<[], { value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'fence' RETURNING value"),
       finish: this.db.prepare<[number]>("DELETE FROM jobs WHERE seq = ?"),
-      retry: this.db.prepare<[number, string, number]>(
-        "UPDATE jobs SET state = 'queued', run_after = ?, last_error = ? WHERE seq = ?",
-      ),
+      retry: this.db.prepare<[number, string, number]>("UPDATE jobs SET state = 'queued', run_after = ?, last_error = ? WHERE seq = ?"),
       bury: this.db.prepare<[string, number, number]>(
         "UPDATE jobs SET state = 'dead', last_error = ?, dead_at = ?, notified = 0 WHERE seq = ?",
       ),
@@ -129,13 +121,9 @@ export class SqliteJobQueue implements JobQueue {
       unnotified: this.db.prepare<[], JobRow>(
         "SELECT seq, id, key, payload, attempt, last_error FROM jobs WHERE state = 'dead' AND notified = 0 ORDER BY seq",
       ),
-      handBack: this.db.prepare<[number]>(
-        "UPDATE jobs SET state = 'queued', attempt = attempt - 1 WHERE seq = ? AND state = 'running'",
-      ),
+      handBack: this.db.prepare<[number]>("UPDATE jobs SET state = 'queued', attempt = attempt - 1 WHERE seq = ? AND state = 'running'"),
       requeueRunning: this.db.prepare("UPDATE jobs SET state = 'queued' WHERE state = 'running'"),
-      unfinished: this.db.prepare<[], { n: number }>(
-        "SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'running')",
-      ),
+      unfinished: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'running')"),
       pruneSeen: this.db.prepare<[number]>("DELETE FROM seen WHERE at < ?"),
       pruneDead: this.db.prepare<[number]>("DELETE FROM jobs WHERE state = 'dead' AND notified = 1 AND dead_at < ?"),
     };

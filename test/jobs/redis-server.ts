@@ -27,11 +27,9 @@ export class RedisServer {
 
   static async start(): Promise<RedisServer> {
     const port = await freePort();
-    const child = spawn(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: "ignore" },
-    );
+    const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
     const url = `redis://127.0.0.1:${port}`;
     const deadline = Date.now() + 10_000;
     for (;;) {

@@ -1,8 +1,9 @@
 /** The embedded queue: the shared contract, plus what only SQLite has (one processor, WAL, pruning). */
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { openJobQueue } from "../../src/jobs/index.js";
 import { SqliteJobQueue, type SqliteJobQueueOptions } from "../../src/jobs/sqlite-queue.js";
 import { job, jobQueueContract, queueTracker, recordRuns } from "./contract.js";
 
@@ -79,8 +80,14 @@ describe("SqliteJobQueue", () => {
     const { ids, dead } = recordRuns(restarted);
     await restarted.idle();
     expect(ids()).toEqual([]);
-    expect(dead).toEqual([
-      { id: "poison", message: "The process running this job stopped before it finished, 3 time(s).", attempts: 3 },
-    ]);
+    expect(dead).toEqual([{ id: "poison", message: "The process running this job stopped before it finished, 3 time(s).", attempts: 3 }]);
+  });
+
+  test("openJobQueue uses SQLite in RESOLVE_BOT_DATA_DIR when REDIS_URL is not set", async () => {
+    const queue = openJobQueue({ REDIS_URL: " ", RESOLVE_BOT_DATA_DIR: dataDir });
+    expect(queue).toBeInstanceOf(SqliteJobQueue);
+    expect(await queue.submit(job("open-1"))).toBe(true);
+    await queue.close();
+    expect(existsSync(path.join(dataDir, "jobs.sqlite"))).toBe(true);
   });
 });
