@@ -14,6 +14,18 @@ export { SqliteJobQueue, type SqliteJobQueueOptions } from "./sqlite-queue.js";
 export interface JobQueueEnv {
   REDIS_URL?: string | undefined;
   RESOLVE_BOT_DATA_DIR?: string | undefined;
+  RESOLVE_BOT_JOB_CONCURRENCY?: string | undefined;
+}
+
+/** Jobs (pull requests) a worker process carries out at once: RESOLVE_BOT_JOB_CONCURRENCY, default 4. */
+export function jobConcurrency(env: JobQueueEnv): number {
+  const text = env.RESOLVE_BOT_JOB_CONCURRENCY?.trim();
+  if (!text) return 4;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`RESOLVE_BOT_JOB_CONCURRENCY must be a whole number of at least 1 (got "${text}").`);
+  }
+  return value;
 }
 
 export function openJobQueue(env: JobQueueEnv, onError?: (message: string, error: unknown) => void): JobQueue {

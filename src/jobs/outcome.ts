@@ -2,7 +2,7 @@
  * What becomes of a job after one attempt — shared by every queue so that retries, backoff and the
  * dead letter mean the same thing whatever stores the jobs.
  */
-import { RetryableJobError, defaultRetryPolicy, type RetryPolicy } from "./job-queue.js";
+import { RetryableJobError, defaultRetryPolicy, type Job, type JobHandler, type JobRun, type RetryPolicy } from "./job-queue.js";
 
 export type Outcome = { kind: "done" } | { kind: "retry"; delayMs: number; error: unknown } | { kind: "dead"; error: unknown };
 
@@ -20,13 +20,17 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs 
   return Math.max(exponential, retryAfterMs);
 }
 
-/** `error` is undefined when the handler resolved. */
-export function outcomeOf(error: unknown, failed: boolean, attempt: number, policy: RetryPolicy): Outcome {
-  if (!failed) return { kind: "done" };
-  if (error instanceof RetryableJobError && attempt < policy.maxAttempts) {
-    return { kind: "retry", delayMs: backoffDelay(policy, attempt, error.retryAfterMs), error };
+/** Runs one attempt of a job and says what becomes of it. */
+export async function attempt(handler: JobHandler, job: Job, run: JobRun, policy: RetryPolicy): Promise<Outcome> {
+  try {
+    await handler(job, run);
+    return { kind: "done" };
+  } catch (error) {
+    if (error instanceof RetryableJobError && run.attempt < policy.maxAttempts) {
+      return { kind: "retry", delayMs: backoffDelay(policy, run.attempt, error.retryAfterMs), error };
+    }
+    return { kind: "dead", error };
   }
-  return { kind: "dead", error };
 }
 
 /** The error a job was given up with when the process that ran its last attempt died. */

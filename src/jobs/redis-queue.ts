@@ -29,7 +29,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Job, JobHandler, JobQueue, JobRun, ProcessOptions, RetryPolicy } from "./job-queue.js";
 import { ActiveRuns, until, type ActiveRun } from "./active-runs.js";
-import { errorMessage, lostRunsError, outcomeOf, retryPolicy } from "./outcome.js";
+import { attempt as runAttempt, errorMessage, lostRunsError, retryPolicy } from "./outcome.js";
 import { defineScripts, type ScriptName } from "./redis-scripts.js";
 
 const DAY_MS = 86_400_000;
@@ -228,16 +228,8 @@ export class RedisJobQueue implements JobQueue {
         stillHolds: () => this.stillHolds(run),
         signal: run.controller.signal,
       };
-      let failed = false;
-      let error: unknown;
-      try {
-        await processing.handler(job, jobRun);
-      } catch (thrown) {
-        failed = true;
-        error = thrown;
-      }
+      const outcome = await runAttempt(processing.handler, job, jobRun, processing.policy);
       if (run.handedBack) return;
-      const outcome = outcomeOf(error, failed, attempt, processing.policy);
       const lock = this.k("lock", run.key);
       if (outcome.kind === "done") {
         await this.step("finish", run, [lock, this.k("list", run.key), this.k("job", run.id)], [run.fence]);

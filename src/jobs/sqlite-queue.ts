@@ -16,7 +16,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Job, JobHandler, JobQueue, JobRun, ProcessOptions, RetryPolicy } from "./job-queue.js";
 import { ActiveRuns, until, type ActiveRun } from "./active-runs.js";
-import { errorMessage, lostRunsError, outcomeOf, retryPolicy, type Outcome } from "./outcome.js";
+import { attempt, errorMessage, lostRunsError, retryPolicy, type Outcome } from "./outcome.js";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -235,17 +235,10 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private async carryOut(run: SqliteRun, job: Job, jobRun: JobRun, processing: Processing): Promise<void> {
-    let failed = false;
-    let error: unknown;
-    try {
-      await processing.handler(job, jobRun);
-    } catch (thrown) {
-      failed = true;
-      error = thrown;
-    }
+    const outcome = await attempt(processing.handler, job, jobRun, processing.policy);
     if (run.handedBack) return;
     try {
-      await this.record(run, job, outcomeOf(error, failed, jobRun.attempt, processing.policy), jobRun.attempt);
+      await this.record(run, job, outcome, jobRun.attempt);
     } catch (recordError) {
       this.reportError(`Could not record the outcome of job ${job.id}; it runs again on restart.`, recordError);
     }

@@ -65,6 +65,16 @@ export function jobQueueContract(harness: () => QueueHarness): void {
 
   beforeAll(() => assertBuilt());
 
+  /** What a restarted worker carries out (and gives up) once it has had time to. */
+  async function runsAfterReopen() {
+    const reopened = queues.open();
+    const { ids, dead } = recordRuns(reopened);
+    await reopened.idle();
+    await sleep(300);
+    await reopened.close();
+    return { ids: ids(), dead };
+  }
+
   test("a delivery id is taken once, also after a restart; the job runs once with its payload", async () => {
     const first = queues.open();
     expect(await first.submit(job("d-1", "o/r#1", { comment: "/resolve apply" }))).toBe(true);
@@ -153,12 +163,7 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     expect(ids()).toEqual(["crash-1#2", "crash-2#1"]);
     expect(dead).toEqual([]);
     await restarted.close();
-
-    const again = queues.open();
-    const later = recordRuns(again);
-    await again.idle();
-    await sleep(300);
-    expect(later.ids()).toEqual([]);
+    expect(await runsAfterReopen()).toEqual({ ids: [], dead: [] });
   });
 
   test("a retryable failure is retried with backoff, never before its retry-after; the key waits", async () => {
@@ -192,14 +197,8 @@ export function jobQueueContract(harness: () => QueueHarness): void {
       { id: "x-2", message: "Cannot read properties of undefined", attempts: 1 },
     ]);
     await queue.close();
-
-    const reopened = queues.open();
-    const after = recordRuns(reopened);
-    await reopened.idle();
-    await sleep(300);
-    expect(after.ids()).toEqual([]);
-    expect(after.dead).toEqual([]);
-    expect(await reopened.submit(job("x-1", "o/r#4"))).toBe(false);
+    expect(await runsAfterReopen()).toEqual({ ids: [], dead: [] });
+    expect(await queues.open().submit(job("x-1", "o/r#4"))).toBe(false);
   });
 
   test("close() lets a running job finish within the grace", async () => {
@@ -213,11 +212,7 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     await waitUntil(() => runs.length === 1);
     await queue.close(5_000);
     expect(finished).toBe(true);
-
-    const reopened = queues.open();
-    const after = recordRuns(reopened);
-    await reopened.idle();
-    expect(after.ids()).toEqual([]);
+    expect(await runsAfterReopen()).toEqual({ ids: [], dead: [] });
   });
 
   test("close() hands back a job that outlives the grace: signal aborted, lease gone, it runs again", async () => {
@@ -242,11 +237,8 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     await waitUntil(() => seen.after !== undefined);
     expect(seen).toEqual({ before: true, aborted: true, after: false });
 
-    const reopened = queues.open();
-    const after = recordRuns(reopened);
-    await reopened.idle();
     // Handed back, not failed: the rerun is attempt 1 again, and the key's order holds.
-    expect(after.ids()).toEqual(["h-1#1", "h-2#1"]);
+    expect(await runsAfterReopen()).toEqual({ ids: ["h-1#1", "h-2#1"], dead: [] });
   });
 
   test("each run of a key gets a larger fence", async () => {

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openJobQueue } from "../../src/jobs/index.js";
+import { jobConcurrency, openJobQueue } from "../../src/jobs/index.js";
 import { SqliteJobQueue, type SqliteJobQueueOptions } from "../../src/jobs/sqlite-queue.js";
 import { job, jobQueueContract, queueTracker, recordRuns } from "./contract.js";
 
@@ -89,5 +89,13 @@ describe("SqliteJobQueue", () => {
     expect(await queue.submit(job("open-1"))).toBe(true);
     await queue.close();
     expect(existsSync(path.join(dataDir, "jobs.sqlite"))).toBe(true);
+  });
+
+  test("RESOLVE_BOT_JOB_CONCURRENCY: default 4, and a clear error for a value that is not a count", () => {
+    expect(jobConcurrency({})).toBe(4);
+    expect(jobConcurrency({ RESOLVE_BOT_JOB_CONCURRENCY: " 8 " })).toBe(8);
+    expect(() => jobConcurrency({ RESOLVE_BOT_JOB_CONCURRENCY: "lots" })).toThrow(
+      'RESOLVE_BOT_JOB_CONCURRENCY must be a whole number of at least 1 (got "lots").',
+    );
   });
 });
