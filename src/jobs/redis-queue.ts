@@ -75,6 +75,7 @@ class RedisRun implements ActiveRun {
 
   handBack(): void {
     this.handedBack = true;
+    clearInterval(this.renewal);
     this.controller.abort(new Error("The job queue is closing: this job was handed back."));
     this.giveBack();
   }
@@ -107,14 +108,18 @@ export class RedisJobQueue implements JobQueue {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.sweepMs = options.sweepMs ?? 5_000;
     this.dedupeTtlMs = options.dedupeTtlMs ?? 7 * DAY_MS;
-    // Commands fail after a few reconnection attempts (a webhook must not hang on a dead Redis);
-    // BullMQ's worker connection (below) waits for Redis instead, as BullMQ requires.
-    this.redis = new Redis(options.url);
+    // Commands fail after a few reconnection attempts (a webhook must not hang on a dead Redis: it
+    // answers an error and the delivery can be redelivered); BullMQ's worker connection (process())
+    // waits for Redis instead, as BullMQ requires.
+    this.redis = new Redis(options.url, { maxRetriesPerRequest: 3 });
     this.script = defineScripts(this.redis);
     this.queue = new Queue<TurnData>(this.prefix, {
       connection: this.redis,
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
     });
+    // Without listeners, an 'error' event (Redis unreachable) would throw or be printed raw.
+    this.redis.on("error", (error) => this.reportError("The job queue cannot reach Redis.", error));
+    this.queue.on("error", (error) => this.reportError("The job queue cannot reach Redis.", error));
   }
 
   async submit(job: Job): Promise<boolean> {

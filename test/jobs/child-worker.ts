@@ -8,15 +8,17 @@ const fixture = path.join(root, "test/jobs/fixtures/worker.mjs");
 
 /** The child runs dist/: refuse to test an old build of src/jobs. */
 export function assertBuilt(): void {
-  const built = path.join(root, "dist/src/jobs");
   const sources = path.join(root, "src/jobs");
-  const newest = Math.max(...readdirSync(sources).map((f) => statSync(path.join(sources, f)).mtimeMs));
-  const index = path.join(built, "index.js");
-  if (!existsSync(index) || readdirSync(sources).some((f) => !existsSync(path.join(built, f.replace(/\.ts$/, ".js"))))) {
+  const built = path.join(root, "dist/src/jobs");
+  const pairs = readdirSync(sources)
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => [path.join(sources, file), path.join(built, file.replace(/\.ts$/, ".js"))] as const);
+  if (pairs.some(([, js]) => !existsSync(js))) {
     throw new Error("dist/src/jobs is missing: run `npm run build` before these tests.");
   }
-  const oldest = Math.min(...readdirSync(built).map((f) => statSync(path.join(built, f)).mtimeMs));
-  if (oldest < newest) throw new Error("dist/src/jobs is older than src/jobs: run `npm run build` first.");
+  if (pairs.some(([ts, js]) => statSync(js).mtimeMs < statSync(ts).mtimeMs)) {
+    throw new Error("dist/src/jobs is older than src/jobs: run `npm run build` first.");
+  }
 }
 
 export class ChildWorker {
