@@ -119,6 +119,29 @@ describeRedis("RedisJobQueue", () => {
     });
   });
 
+  describe("recovery from workers that died", () => {
+    const queues = queueTracker(harness);
+
+    test("a job whose worker died on every attempt, or during its dead-letter callback, is given up once", async () => {
+      const redis = new Redis(server!.url);
+      const queue = queues.open();
+      await queue.submit(job("poison", "o/r#1"));
+      await queue.submit(job("half-dead", "o/r#2"));
+      // As the hashes are left when the worker holding the key dies (its lock then expires).
+      await redis.hset(`${prefix}:jobs:job:poison`, "attempt", 3);
+      await redis.hset(`${prefix}:jobs:job:half-dead`, "attempt", "2", "state", "dead", "lastError", "GitHub answered 502");
+      const { ids, dead } = recordRuns(queue);
+      await queue.idle();
+      expect(ids()).toEqual([]);
+      expect(dead.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: "half-dead", message: "GitHub answered 502", attempts: 2 },
+        { id: "poison", message: "The process running this job stopped before it finished, 3 time(s).", attempts: 3 },
+      ]);
+      expect(await redis.zrange(`${prefix}:jobs:dead`, "0", "-1")).toEqual(expect.arrayContaining(["poison", "half-dead"]));
+      redis.disconnect();
+    });
+  });
+
   describe("dedupe keys and openJobQueue", () => {
     const queues = queueTracker(harness);
 

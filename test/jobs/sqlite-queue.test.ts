@@ -83,6 +83,24 @@ describe("SqliteJobQueue", () => {
     expect(dead).toEqual([{ id: "poison", message: "The process running this job stopped before it finished, 3 time(s).", attempts: 3 }]);
   });
 
+  test("a dead letter whose callback the last process did not see through is announced on restart, once", async () => {
+    const queue = queues.open();
+    await queue.submit(job("half-dead"));
+    await queue.close();
+    const db = new Database(path.join(dataDir, "jobs.sqlite"));
+    db.prepare("UPDATE jobs SET state = 'dead', attempt = 2, last_error = 'GitHub answered 502', notified = 0").run();
+    db.close();
+    for (const expected of [[{ id: "half-dead", message: "GitHub answered 502", attempts: 2 }], []]) {
+      const restarted = queues.open();
+      const { ids, dead } = recordRuns(restarted);
+      await restarted.idle();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await restarted.close();
+      expect(ids()).toEqual([]);
+      expect(dead).toEqual(expected);
+    }
+  });
+
   test("openJobQueue uses SQLite in RESOLVE_BOT_DATA_DIR when REDIS_URL is not set", async () => {
     const queue = openJobQueue({ REDIS_URL: " ", RESOLVE_BOT_DATA_DIR: dataDir });
     expect(queue).toBeInstanceOf(SqliteJobQueue);
