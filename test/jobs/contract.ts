@@ -252,9 +252,9 @@ export function jobQueueContract(harness: () => QueueHarness): void {
   });
 }
 
-export async function waitUntil(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error("timed out waiting");
     await sleep(10);
   }

@@ -3,6 +3,7 @@
  * what only several processes on one Redis can show (per-key order across processes, lease expiry
  * and fencing, dedupe TTLs).
  */
+import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { openJobQueue } from "../../src/jobs/index.js";
 import { RedisJobQueue, type RedisJobQueueOptions } from "../../src/jobs/redis-queue.js";
@@ -66,6 +67,10 @@ describeRedis("RedisJobQueue", () => {
         children.push(new ChildWorker(childQueue(), "log", { WORKER_NAME: name, LOG_KEY: logKey }));
       }
       await Promise.all(children.map((child) => child.waitFor(/^ready$/)));
+      // Both BullMQ workers connected before the first job, so that both can take part.
+      const probe = new Queue(prefix, { connection: redis });
+      await waitUntil(async () => (await probe.getWorkersCount()) === 2);
+      await probe.close();
 
       const server = queues.open();
       const keys = ["o/r#1", "o/r#2", "o/r#3", "o/r#4", "o/r#5", "o/r#6"];

@@ -33,6 +33,16 @@ describe("SqliteJobQueue: the JobQueue contract", () => {
 describe("SqliteJobQueue", () => {
   const queues = queueTracker(harness);
 
+  /** A job recorded, then left in the database as a process that died would leave it. */
+  async function leftByDeadProcess(id: string, update: string): Promise<void> {
+    const queue = queues.open();
+    await queue.submit(job(id));
+    await queue.close();
+    const db = new Database(path.join(dataDir, "jobs.sqlite"));
+    db.prepare(update).run();
+    db.close();
+  }
+
   test("a second processor on the same data directory is refused, pointing at REDIS_URL", async () => {
     const first = queues.open();
     const { ids } = recordRuns(first);
@@ -69,13 +79,8 @@ describe("SqliteJobQueue", () => {
   });
 
   test("a job that kills its process on every attempt ends in the dead letter instead of looping", async () => {
-    // Three runs that never finished (the process died each time), as the database records them.
-    const queue = queues.open();
-    await queue.submit(job("poison"));
-    await queue.close();
-    const db = new Database(path.join(dataDir, "jobs.sqlite"));
-    db.prepare("UPDATE jobs SET state = 'running', attempt = 3").run();
-    db.close();
+    // Three runs that never finished (the process died each time).
+    await leftByDeadProcess("poison", "UPDATE jobs SET state = 'running', attempt = 3");
     const restarted = queues.open();
     const { ids, dead } = recordRuns(restarted);
     await restarted.idle();
@@ -84,12 +89,8 @@ describe("SqliteJobQueue", () => {
   });
 
   test("a dead letter whose callback the last process did not see through is announced on restart, once", async () => {
-    const queue = queues.open();
-    await queue.submit(job("half-dead"));
-    await queue.close();
-    const db = new Database(path.join(dataDir, "jobs.sqlite"));
-    db.prepare("UPDATE jobs SET state = 'dead', attempt = 2, last_error = 'GitHub answered 502', notified = 0").run();
-    db.close();
+    const dying = "UPDATE jobs SET state = 'dead', attempt = 2, last_error = 'GitHub answered 502', notified = 0";
+    await leftByDeadProcess("half-dead", dying);
     for (const expected of [[{ id: "half-dead", message: "GitHub answered 502", attempts: 2 }], []]) {
       const restarted = queues.open();
       const { ids, dead } = recordRuns(restarted);
