@@ -10,8 +10,12 @@
  * - A job is carried out at least once: a job whose process died mid-run is run again (on restart,
  *   or by another worker once its lease expires). Handlers make that exactly-once by being
  *   idempotent (the apply journal), using `fence` to refuse work from a holder that lost its lease.
- * - A handler that throws `RetryableJobError` is retried with backoff; after the last attempt, or on
- *   any other error, the job goes to the dead letter and `onDeadLetter` is called once.
+ * - A handler that throws `RetryableJobError` is retried with backoff (never sooner than its
+ *   `retryAfterMs`); the key waits meanwhile, so order holds through retries. After the last attempt,
+ *   or on any other error, the job goes to the dead letter and `onDeadLetter` is called once (again
+ *   only if the process dies while it runs). A run cut short by a crash counts as an attempt, so a
+ *   job that kills its process every time ends in the dead letter instead of looping.
+ * - Deduplication ids are kept for a bounded time (7 days by default), then pruned.
  */
 
 /** A recorded request. `payload` is plain JSON (the pipeline's Request). */
@@ -38,9 +42,21 @@ export interface JobRun {
 
 export type JobHandler = (job: Job, run: JobRun) => Promise<void>;
 
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** Delay before the second attempt; it doubles for each one after, up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 5, backoffMs: 1_000, maxBackoffMs: 5 * 60_000 };
+
 export interface ProcessOptions {
   /** Jobs of different keys run at once. */
   concurrency: number;
+  /** Defaults: `defaultRetryPolicy`. */
+  retry?: Partial<RetryPolicy>;
   /** Called once when a job is given up (its error, attempts made). */
   onDeadLetter?(job: Job, error: unknown, attempts: number): Promise<void> | void;
 }
@@ -50,7 +66,10 @@ export interface JobQueue {
   submit(job: Job): Promise<boolean>;
   /** Starts carrying out jobs (a server-only process never calls it). */
   process(handler: JobHandler, options: ProcessOptions): void;
-  /** Resolves when nothing is queued or running here (tests, shutdown). */
+  /**
+   * Resolves when no job is queued (delayed retries included) and none runs in this process
+   * (tests, shutdown). With Redis, "queued" means anywhere on that Redis.
+   */
   idle(): Promise<void>;
   /**
    * Stops taking jobs; waits up to `graceMs` for running ones, then hands the rest back (they run

@@ -1,0 +1,67 @@
+/**
+ * A throwaway redis-server on a free loopback port, for tests. Where the binary is missing, tests
+ * outside CI are skipped with one line saying why; in CI (CI=true) they fail instead.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { Redis } from "ioredis";
+
+export const redisServerMissing =
+  spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error !== undefined
+    ? "redis-server not found: install it (apt-get install redis-server) to run the Redis queue tests"
+    : undefined;
+
+/** `describe` when Redis tests can run, else (outside CI) `describe.skip` after saying so once. */
+export function describeWithRedis(what: string): jest.Describe {
+  if (!redisServerMissing) return describe;
+  if (process.env.CI === "true") throw new Error(`${redisServerMissing} (CI never skips them)`);
+  console.log(`Skipping ${what}: ${redisServerMissing}`);
+  return describe.skip;
+}
+
+export class RedisServer {
+  private constructor(
+    readonly url: string,
+    private readonly child: ChildProcess,
+  ) {}
+
+  static async start(): Promise<RedisServer> {
+    const port = await freePort();
+    const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    const url = `redis://127.0.0.1:${port}`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await probe.connect();
+        await probe.ping();
+        return new RedisServer(url, child);
+      } catch (error) {
+        if (Date.now() > deadline || child.exitCode !== null) {
+          child.kill("SIGKILL");
+          throw new Error(`redis-server did not start on port ${port}`, { cause: error });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        probe.disconnect();
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.on("exit", resolve));
+    this.child.kill("SIGKILL");
+    await exited;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
