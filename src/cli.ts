@@ -18,9 +18,15 @@ function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
   };
 }
 
-const code = await main(process.argv.slice(2), {
-  out: lineWriter(process.stdout),
-  err: lineWriter(process.stderr),
-  style: styleFor(process.stdout, process.env),
-});
-process.exitCode = code;
+const [verb] = process.argv.slice(2);
+if (verb === "server" || verb === "worker") {
+  // The GitHub App in one role: the same program as `npm start`, which runs both.
+  process.env.RESOLVE_BOT_ROLE = verb;
+  await import("./server.js");
+} else {
+  process.exitCode = await main(process.argv.slice(2), {
+    out: lineWriter(process.stdout),
+    err: lineWriter(process.stderr),
+    style: styleFor(process.stdout, process.env),
+  });
+}

@@ -1,30 +1,38 @@
 /**
- * The Probot app: webhook events go through ingress (event → Request), are recorded on the job
- * queue (deduplicated by delivery id, one pull request at a time) and acknowledged; the queue's
- * worker carries each request out with executeRequest.
+ * The Probot app: webhook events go through ingress (event → Request), are recorded on the durable
+ * job queue (deduplicated by delivery id, one pull request at a time) and answered; the queue's
+ * worker carries each request out in the worker pool (executeRequest in a worker thread).
+ *
+ * Roles (RESOLVE_BOT_ROLE): `all` (npm start: both), `server` (records and answers webhooks only),
+ * `worker` (carries out the recorded jobs only; with REDIS_URL, as many as you like).
  *   npm start  →  node dist/src/server.js
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { react } from "./github/session.js";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
-import type { JobQueue } from "./jobs/job-queue.js";
-import { MemoryJobQueue } from "./jobs/memory-queue.js";
+import { jobConcurrency, openJobQueue } from "./jobs/index.js";
+import type { Job, JobQueue } from "./jobs/job-queue.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/execute.js";
 import { pooledExecute } from "./pipeline/pooled-execute.js";
-import { workerPoolSettingsFromEnv } from "./workers/limits.js";
-import { WorkerPool } from "./workers/pool.js";
 import { requestKey, type Request } from "./pipeline/request.js";
 import { createRegistry } from "./tools/index.js";
-
-/** Pull requests served at once (each one's requests still run one at a time). */
-const JOB_CONCURRENCY = 16;
+import { workerPoolSettingsFromEnv } from "./workers/limits.js";
+import { WorkerPool } from "./workers/pool.js";
 
 type Log = Probot["log"];
 
+export type Role = "all" | "server" | "worker";
+
+export function roleOf(env: NodeJS.ProcessEnv): Role {
+  const role = env.RESOLVE_BOT_ROLE?.trim() || "all";
+  if (role === "all" || role === "server" || role === "worker") return role;
+  throw new Error(`RESOLVE_BOT_ROLE must be all, server or worker (got "${role}").`);
+}
+
 export interface ResolveBotOptions {
   env?: NodeJS.ProcessEnv;
-  /** Makes the job queue: in memory by default; SQLite or Redis are one line here. */
+  /** Makes the job queue: SQLite in RESOLVE_BOT_DATA_DIR, or Redis with REDIS_URL, by default. */
   createQueue?: (log: Log) => JobQueue;
   /** Carries out a request: in the worker pool by default (tests may run it in this process). */
   execute?: (request: Request, signal?: AbortSignal) => Promise<ExecuteResult | undefined>;
@@ -32,42 +40,58 @@ export interface ResolveBotOptions {
   onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log }) => void;
 }
 
-function memoryQueue(log: Log): JobQueue {
-  return new MemoryJobQueue({ onError: (error, job) => log.error({ err: error, key: job.key }, "resolve-bot job failed") });
+/** Said on the pull request when a job is given up (retries exhausted, or an error not worth one). */
+export const GAVE_UP =
+  "resolve-bot could not carry this out and gave up after several attempts; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
+
+/** Only someone who asked is waiting for an answer; a push or an opened PR is only logged. */
+function someoneAsked(request: Request): boolean {
+  return request.trigger.kind === "comment" || request.trigger.kind === "button";
 }
 
 export function resolveBot(options: ResolveBotOptions = {}) {
   return async function app(app: Probot, _options?: ApplicationFunctionOptions): Promise<void> {
     const env = options.env ?? process.env;
+    const role = roleOf(env);
     // Built here too so a broken RESOLVE_BOT_TOOLS stops the server at start, not at the first command.
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
-    const queue = (options.createQueue ?? memoryQueue)(app.log);
-    const pool = options.execute
-      ? undefined
-      : new WorkerPool(workerPoolSettingsFromEnv(env), {
-          onWorkerError: (error) => app.log.error({ err: error }, "resolve-bot worker failed between tasks"),
-        });
+    const queue = (options.createQueue ?? ((log: Log) => openJobQueue(env, (message, error) => log.error({ err: error }, message))))(
+      app.log,
+    );
+    const pool =
+      options.execute || role === "server"
+        ? undefined
+        : new WorkerPool(workerPoolSettingsFromEnv(env), {
+            onWorkerError: (error) => app.log.error({ err: error }, "resolve-bot worker failed between tasks"),
+          });
     options.onStarted?.({ queue, ...(pool ? { pool } : {}), log: app.log });
-    const execute =
-      options.execute ??
-      pooledExecute(pool!, app.log, async (request, message) => {
-        const octokit = await app.auth(request.installationId);
-        await octokit.rest.issues.createComment({ ...request.repository, issue_number: request.pullRequest, body: message });
-        if (request.trigger.kind === "comment" && request.trigger.commentId !== undefined)
-          await react(octokit, request.repository, request.trigger.commentId, "confused");
-      });
+
+    /** A reply from this process, for what the worker that would have replied cannot say. */
+    const replyOnPullRequest = async (request: Request, message: string): Promise<void> => {
+      const octokit = await app.auth(request.installationId);
+      await octokit.rest.issues.createComment({ ...request.repository, issue_number: request.pullRequest, body: message });
+      if (request.trigger.kind === "comment" && request.trigger.commentId !== undefined)
+        await react(octokit, request.repository, request.trigger.commentId, "confused");
+    };
     const acknowledgements = new Acknowledgements();
 
-    queue.process(
-      async (job, run) => {
-        await acknowledgements.acknowledged(job.id);
-        await execute(job.payload as Request, run.signal);
-      },
-      {
-        concurrency: JOB_CONCURRENCY,
-        onDeadLetter: (job, error) => app.log.error({ err: error, key: job.key }, "resolve-bot job failed"),
-      },
-    );
+    if (role !== "server") {
+      const execute = options.execute ?? pooledExecute(pool!, app.log, replyOnPullRequest);
+      queue.process(
+        async (job, run) => {
+          await acknowledgements.acknowledged(job.id);
+          await execute(job.payload as Request, run.signal);
+        },
+        {
+          concurrency: jobConcurrency(env),
+          onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
+            app.log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
+            const request = job.payload as Request;
+            if (someoneAsked(request)) await replyOnPullRequest(request, GAVE_UP);
+          },
+        },
+      );
+    }
 
     app.on([...INGRESS_EVENTS], async (context) => {
       const request = toRequest(context);
@@ -86,7 +110,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       );
     });
     app.log.info(
-      `resolve-bot ready with tools: ${registry
+      `resolve-bot (${role}) ready with tools: ${registry
         .list()
         .map((tool) => tool.name)
         .join(", ")}`,

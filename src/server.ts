@@ -2,10 +2,13 @@
  * `npm start`: the Probot server with resolve-bot loaded. Without APP_ID/PRIVATE_KEY it serves
  * Probot's setup page, which registers a GitHub App from app.yml. The Octokit is the app's own
  * (github/octokit.ts: one retry of a short secondary rate limit; RESOLVE_BOT_THROTTLE=off).
+ *
+ * RESOLVE_BOT_ROLE=worker (`resolve-bot worker`) runs no web server: it only carries out the jobs
+ * that `server` processes recorded (REDIS_URL, or the same RESOLVE_BOT_DATA_DIR).
  */
 import { run } from "probot";
-import { resolveBotOctokit } from "./github/octokit.js";
-import { resolveBot } from "./index.js";
+import { probotFromEnv, resolveBotOctokit } from "./github/octokit.js";
+import { resolveBot, roleOf, type ResolveBotOptions } from "./index.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { WorkerPool } from "./workers/pool.js";
 
@@ -15,29 +18,39 @@ const SHUTDOWN_GRACE_MS = Number(process.env.RESOLVE_BOT_SHUTDOWN_GRACE_MS ?? 25
 let queue: JobQueue | undefined;
 let pool: WorkerPool | undefined;
 let log: Pick<Console, "info" | "error"> = console;
-const server = await run(
-  resolveBot({
-    onStarted: (started) => {
-      ({ queue, pool } = started);
-      log = started.log;
-    },
-  }),
-  { Octokit: resolveBotOctokit(process.env) },
-);
+const options: ResolveBotOptions = {
+  onStarted: (started) => {
+    ({ queue, pool } = started);
+    log = started.log;
+  },
+};
+
+const role = roleOf(process.env);
+let stopServer: () => Promise<void> = async () => undefined;
+if (role === "worker") {
+  await resolveBot(options)(probotFromEnv(process.env));
+} else {
+  const server = await run(resolveBot(options), { Octokit: resolveBotOctokit(process.env) });
+  stopServer = () => server.stop();
+}
 
 /**
- * SIGTERM: stop taking webhooks, let the commands already acknowledged finish (their replies
- * and commits), then exit. What is still running after the grace period is logged as abandoned.
+ * SIGTERM: stop taking webhooks, let the commands already started finish (their replies and
+ * commits) within the grace period, then hand what is left back to the queue (it runs again on
+ * the next start, or on another worker) and exit.
  */
 process.once("SIGTERM", () => {
   log.info("SIGTERM: no new webhooks; finishing running commands");
-  void server.stop().catch(() => undefined);
-  const deadline = new Promise<"timeout">((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, "timeout").unref());
-  void Promise.race([queue?.idle() ?? Promise.resolve(), deadline]).then(async (outcome) => {
+  void stopServer().catch(() => undefined);
+  void (async () => {
+    const deadline = new Promise<"timeout">((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, "timeout").unref());
+    // A server-only process runs no jobs: what it recorded is the workers' to carry out.
+    const running = role === "server" ? Promise.resolve() : (queue?.idle() ?? Promise.resolve());
+    const outcome = await Promise.race([running, deadline]);
     await queue?.close(0);
     await pool?.destroy();
-    if (outcome === "timeout") log.error(`SIGTERM: commands still running after ${SHUTDOWN_GRACE_MS} ms were abandoned`);
+    if (outcome === "timeout") log.error(`SIGTERM: commands still running after ${SHUTDOWN_GRACE_MS} ms were handed back to the queue`);
     else log.info("SIGTERM: all commands finished");
     process.exit(outcome === "timeout" ? 1 : 0);
-  });
+  })();
 });

@@ -4,7 +4,8 @@
  * short, instead of failing the command. RESOLVE_BOT_THROTTLE=off turns request spacing off, for a
  * local GitHub emulator (never against github.com).
  */
-import { ProbotOctokit } from "probot";
+import { getPrivateKey } from "@probot/get-private-key";
+import { Probot, ProbotOctokit } from "probot";
 
 /** The longest secondary-rate-limit wait worth retrying inside one command. */
 const MAX_RETRY_AFTER_SECONDS = 60;
@@ -32,4 +33,25 @@ export function webUrl(env: NodeJS.ProcessEnv): string {
 /** The REST API's base URL, as Probot reads it from the environment. */
 export function apiUrl(env: NodeJS.ProcessEnv): string {
   return env.GHE_HOST ? `${webUrl(env)}/api/v3` : "https://api.github.com";
+}
+
+/**
+ * A Probot app instance from the environment, with no web server: for the request executor and
+ * worker-only processes (the webhook server's comes from Probot's `run`). Probot shares its
+ * request throttling through REDIS_URL when it is set.
+ */
+export function probotFromEnv(env: NodeJS.ProcessEnv): Probot {
+  const appId = Number(env.APP_ID);
+  const privateKey = getPrivateKey({ env });
+  if (!Number.isInteger(appId) || appId <= 0 || !privateKey) throw new Error("APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set");
+  return new Probot({
+    appId,
+    privateKey,
+    baseUrl: apiUrl(env),
+    Octokit: resolveBotOctokit(env),
+    ...(env.REDIS_URL ? { redisConfig: env.REDIS_URL } : {}),
+    // Probot's options know no "silent"; "fatal" is as quiet as it gets there.
+    logLevel: env.LOG_LEVEL === "silent" ? "fatal" : (env.LOG_LEVEL ?? "info"),
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
+  });
 }

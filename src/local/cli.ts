@@ -21,6 +21,7 @@ export const USAGE = `Usage:
   resolve-bot pending [--cwd DIR]
   resolve-bot tools
   resolve-bot demo
+  resolve-bot server | worker   the GitHub App's webhook server, or a job worker, alone (see README)
   resolve-bot --version | --help
 
 Example:

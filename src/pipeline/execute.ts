@@ -5,11 +5,10 @@
  * RESOLVE_BOT_THROTTLE, RESOLVE_BOT_TOOLS), runs the pipeline and answers with a JSON summary.
  * What is expensive to build is built once per thread (per distinct configuration).
  */
-import { getPrivateKey } from "@probot/get-private-key";
-import { Probot } from "probot";
+import type { Probot } from "probot";
 import type { Progress } from "../core/context.js";
 import { Runtime } from "../core/runtime.js";
-import { apiUrl, resolveBotOctokit, webUrl } from "../github/octokit.js";
+import { probotFromEnv, webUrl } from "../github/octokit.js";
 import { githubPorts } from "../github/session.js";
 import { createRegistry } from "../tools/index.js";
 import type { PipelineLog } from "./ports.js";
@@ -51,18 +50,8 @@ function executorKey(env: NodeJS.ProcessEnv): string {
 }
 
 async function buildExecutor(env: NodeJS.ProcessEnv): Promise<Executor> {
+  const probot = probotFromEnv(env);
   const appId = Number(env.APP_ID);
-  const privateKey = getPrivateKey({ env });
-  if (!Number.isInteger(appId) || appId <= 0 || !privateKey) throw new Error("APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set");
-  const probot = new Probot({
-    appId,
-    privateKey,
-    baseUrl: apiUrl(env),
-    Octokit: resolveBotOctokit(env),
-    // Probot's options know no "silent"; "fatal" is as quiet as it gets there.
-    logLevel: env.LOG_LEVEL === "silent" ? "fatal" : (env.LOG_LEVEL ?? "info"),
-    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
-  });
   const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
   const permissions = new Map<number, { workflows: boolean; at: number }>();
   return {
