@@ -5,6 +5,7 @@
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { Runtime } from "./core/runtime.js";
 import { onIssueComment, onOpenedOrReopened, onRequestedAction, onSynchronize, type HandlerDeps } from "./github/handlers.js";
+import { onCheckRunCompleted, onCheckRunRerequested, onCheckSuite, onPullRequestClosed } from "./github/lifecycle-handlers.js";
 import { WorkQueue } from "./github/work-queue.js";
 import { createRegistry } from "./tools/index.js";
 
@@ -51,6 +52,10 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     app.on("check_run.requested_action", (context) => onRequestedAction(context, deps));
     app.on("pull_request.synchronize", (context) => onSynchronize(context, deps));
     app.on(["pull_request.opened", "pull_request.reopened"], (context) => onOpenedOrReopened(context, deps));
+    app.on("check_run.completed", (context) => onCheckRunCompleted(context, deps));
+    app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
+    app.on(["check_suite.requested", "check_suite.rerequested"], (context) => onCheckSuite(context, deps));
+    app.on("pull_request.closed", (context) => onPullRequestClosed(context, deps));
     app.log.info(
       `resolve-bot ready with tools: ${registry
         .list()

@@ -8,6 +8,7 @@ import { once, type CommandContext } from "../core/context.js";
 import type { ToolRegistry } from "../core/registry.js";
 import { CheckRunStore } from "./check-runs.js";
 import { commitChangeSet } from "./commit-writer.js";
+import { repreviewerFor } from "./lifecycle.js";
 import { checkNames, parseRepoConfig, type RepoConfig } from "./repo-config.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
@@ -79,7 +80,12 @@ export function openSession(
   deps: SessionDeps,
 ): PullRequestSession {
   const commitUrl = (sha: string) => `${deps.webUrl}/${pr.owner}/${pr.repo}/commit/${sha}`;
-  const store = new CheckRunStore(octokit, pr, { appId: deps.appId, gateCheck: config.gateCheck, commitUrl });
+  const store = new CheckRunStore(octokit, pr, {
+    appId: deps.appId,
+    gateCheck: config.gateCheck,
+    commitUrl,
+    repreview: repreviewerFor(octokit, pr, deps.registry, config.limits),
+  });
   const enabled = config.tools ? new Set(config.tools) : undefined;
   // The workspace follows the head: after an apply, the next command reads the new commit.
   let workspace: { sha: string; files: Promise<Workspace> } | undefined;

@@ -14,7 +14,7 @@ import { registerGitRoutes } from "./routes/git.js";
 import { registerRepoRoutes } from "./routes/repos.js";
 import { API_PREFIX, EmulatorServer } from "./server.js";
 import { Shapes } from "./shapes.js";
-import { EmulatorState, isoNow, type CheckRun, type PullRequest, type Repo, type Role } from "./state.js";
+import { advanceClock, clockNow, EmulatorState, isoNow, type CheckRun, type PullRequest, type Repo, type Role } from "./state.js";
 import { Traffic, type Fault, type FaultSpec, type Hook, type LogEntry } from "./traffic.js";
 import { deliverWebhook, WebhookFactory, type DeliveryResult, type WebhookEvent } from "./webhooks.js";
 
@@ -64,6 +64,9 @@ export interface Violation {
   operation: string | undefined;
   errors: string[];
 }
+
+/** GitHub completes check runs that stay incomplete longer than this as `stale`. */
+export const STALE_AFTER_MS = 14 * 24 * 60 * 60 * 1000;
 
 function identityOf(author: string | GitIdentity | undefined): GitIdentity {
   if (typeof author === "object") return author;
@@ -388,6 +391,28 @@ export class GitHubEmulator {
     this.setAppPermission("workflows", undefined);
   }
 
+  /**
+   * Moves the emulator's clock forward. As GitHub does, every check run left incomplete for more
+   * than 14 days is then completed with conclusion `stale`. Returns the `check_run.completed`
+   * deliveries GitHub sends for this app's runs; a test that does not deliver one models a lost delivery.
+   */
+  async advanceClock(ms: number): Promise<WebhookEvent[]> {
+    advanceClock(ms);
+    const events: WebhookEvent[] = [];
+    for (const run of this.state.checkRuns) {
+      if (run.status === "completed" || clockNow() - Date.parse(run.createdAt) <= STALE_AFTER_MS) continue;
+      run.status = "completed";
+      run.conclusion = "stale";
+      run.completedAt = isoNow();
+      if (run.appId === this.state.app.id) {
+        events.push(
+          await this.webhooks.checkRun({ repo: run.repo.fullName, checkRunId: run.id, action: "completed", user: run.repo.owner.login }),
+        );
+      }
+    }
+    return events;
+  }
+
   /** Add a check run as another app would (e.g. CI); `appId` defaults to a foreign app. */
   addCheckRun(
     fullName: string,
@@ -405,6 +430,7 @@ export class GitHubEmulator {
       checkSuiteId: this.state.checkSuiteId(repo, run.headSha, appId),
       headSha: run.headSha,
       name: run.name,
+      createdAt: now,
       status: completed ? "completed" : (run.status ?? "queued"),
       conclusion: run.conclusion ?? (completed ? "success" : null),
       startedAt: now,

@@ -111,6 +111,8 @@ export interface CheckRun {
   checkSuiteId: number;
   headSha: string;
   name: string;
+  /** When GitHub created it, on the emulator's clock (runs incomplete 14 days later go stale). */
+  createdAt: string;
   status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
   conclusion: string | null;
   startedAt: string | null;
@@ -122,9 +124,23 @@ export interface CheckRun {
   actions: CheckAction[];
 }
 
+/**
+ * The emulator's clock: real time plus whatever a test fast-forwarded (GitHub's 14-day `stale`
+ * rule). Module-wide, as jest gives each test file its own module registry.
+ */
+let clockOffsetMs = 0;
+
+export function clockNow(): number {
+  return Date.now() + clockOffsetMs;
+}
+
+export function advanceClock(ms: number): void {
+  clockOffsetMs += ms;
+}
+
 /** GitHub-style timestamps: second precision, `Z`. */
 export function isoNow(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  return new Date(clockNow()).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 export class EmulatorState {

@@ -1,0 +1,77 @@
+/**
+ * Thin webhook wiring for the stack's lifecycle (lifecycle.ts holds the behaviour): stale runs,
+ * check suites, Re-run, closed pull requests. Each delivery is deduplicated and queued on the
+ * pull request's lock like every other handler; a broken config is said when a command runs.
+ */
+import type { Context } from "probot";
+import type { CheckRunStore } from "./check-runs.js";
+import type { HandlerDeps } from "./handlers.js";
+import { isOurRun, refreshStack, rerunCheck } from "./lifecycle.js";
+import { CONFIG_FILE, loadRepoConfig, openSession, readPullRequest } from "./session.js";
+import type { PullRequestInfo } from "./types.js";
+
+type StackWork = (store: CheckRunStore, pr: PullRequestInfo) => Promise<void>;
+
+/** Queues `work` on the stack of each pull request; closed ones are skipped unless `onClosed`. */
+function withStacks(context: Context, deps: HandlerDeps, numbers: number[], work: StackWork, onClosed = false): void {
+  if (numbers.length === 0 || !deps.queue.firstDelivery(context.id)) return;
+  const repo = context.repo();
+  const sender = (context.payload as { sender: { login: string; id: number } }).sender;
+  for (const number of new Set(numbers)) {
+    deps.queue.enqueue(`${repo.owner}/${repo.repo}#${number}`, async () => {
+      const loaded = await loadRepoConfig(() => context.config(CONFIG_FILE), deps.registry);
+      if (!loaded.ok) return;
+      const pr = await readPullRequest(context.octokit, repo, number);
+      if (pr.state === "closed" && !onClosed) return;
+      const session = openSession(
+        context.octokit,
+        pr,
+        loaded.config,
+        { login: sender.login, id: sender.id },
+        { ...deps, canWriteWorkflows: async () => false },
+      );
+      await work(session.store, pr);
+    });
+  }
+}
+
+interface RunPayload {
+  name: string;
+  conclusion: string | null;
+  external_id: string | null;
+  app?: { id: number } | null;
+  output: { summary?: string | null };
+  pull_requests: Array<{ number: number }>;
+}
+
+/** The pull requests a run belongs to: the gate names its own; GitHub lists same-repository ones. */
+function runPullRequests(run: RunPayload, deps: HandlerDeps): number[] {
+  if (!isOurRun(run) || (deps.appId !== undefined && run.app?.id !== deps.appId)) return [];
+  const own = Number(/^pr:(\d+)$/.exec(run.external_id ?? "")?.[1]);
+  return Number.isInteger(own) && own > 0 ? [own] : run.pull_requests.map((pr) => pr.number);
+}
+
+/** GitHub completed one of our incomplete runs as `stale` (14 days): recreate it on the head. */
+export function onCheckRunCompleted(context: Context<"check_run.completed">, deps: HandlerDeps): void {
+  const run = context.payload.check_run as RunPayload;
+  if (run.conclusion !== "stale") return;
+  withStacks(context, deps, runPullRequests(run, deps), (store) => refreshStack(store));
+}
+
+/** The Re-run button on one of our checks. */
+export function onCheckRunRerequested(context: Context<"check_run.rerequested">, deps: HandlerDeps): void {
+  const run = context.payload.check_run as RunPayload;
+  withStacks(context, deps, runPullRequests(run, deps), (store) => rerunCheck(store, run));
+}
+
+/** Every push (requested) and Re-run all (rerequested): the gate exists on every head. */
+export function onCheckSuite(context: Context<"check_suite.requested" | "check_suite.rerequested">, deps: HandlerDeps): void {
+  const numbers = context.payload.check_suite.pull_requests.map((pr) => pr.number);
+  withStacks(context, deps, numbers, (store) => refreshStack(store));
+}
+
+/** Closed or merged: pending actions and the gate are completed as neutral. */
+export function onPullRequestClosed(context: Context<"pull_request.closed">, deps: HandlerDeps): void {
+  const merged = context.payload.pull_request.merged === true;
+  withStacks(context, deps, [context.payload.pull_request.number], async (store) => void (await store.closeStack(merged)), true);
+}
