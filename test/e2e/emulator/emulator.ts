@@ -12,9 +12,21 @@ import { registerCheckRoutes } from "./routes/checks.js";
 import { RouteContext } from "./routes/context.js";
 import { registerGitRoutes } from "./routes/git.js";
 import { registerRepoRoutes } from "./routes/repos.js";
+import { registerReviewRoutes } from "./routes/reviews.js";
 import { API_PREFIX, EmulatorServer } from "./server.js";
 import { Shapes } from "./shapes.js";
-import { advanceClock, clockNow, EmulatorState, isoNow, type CheckRun, type PullRequest, type Repo, type Role } from "./state.js";
+import {
+  advanceClock,
+  clockNow,
+  EmulatorState,
+  isoNow,
+  type CheckRun,
+  type ForkPushPolicy,
+  type PullRequest,
+  type Repo,
+  type Review,
+  type Role,
+} from "./state.js";
 import { Traffic, type Fault, type FaultSpec, type Hook, type LogEntry } from "./traffic.js";
 import { deliverWebhook, WebhookFactory, type DeliveryResult, type WebhookEvent } from "./webhooks.js";
 
@@ -119,6 +131,7 @@ export class GitHubEmulator {
     registerAppRoutes(this.router, this.context);
     registerCheckRoutes(this.router, this.context);
     registerGitRoutes(this.router, this.context);
+    registerReviewRoutes(this.router, this.context);
     registerRepoRoutes(this.router, this.context);
     this.factory = new WebhookFactory(this.context);
   }
@@ -375,6 +388,24 @@ export class GitHubEmulator {
   /** Set a user's role on a repository (admin/maintain/write/triage/read/none). */
   setPermission(fullName: string, login: string, role: Role): void {
     this.state.setRole(this.repoOf(fullName), login, role);
+  }
+
+  /** Whether the app may push to fork branches whose pull request allows edits by maintainers. */
+  setForkPushPolicy(policy: ForkPushPolicy): void {
+    this.state.forkPushPolicy = policy;
+  }
+
+  /** Turn "Allow edits by maintainers" on or off for a pull request. */
+  setMaintainerCanModify(fullName: string, number: number, allowed: boolean): void {
+    this.pullOf(fullName, number).maintainerCanModify = allowed;
+  }
+
+  /** Reviews posted on a pull request, with their line comments. */
+  reviews(fullName: string, number: number): Array<Omit<Review, "repo" | "user"> & { user: string }> {
+    const repo = this.repoOf(fullName);
+    return this.state.reviews
+      .filter((review) => review.repo === repo && review.number === number)
+      .map(({ repo: _repo, user, ...review }) => ({ ...review, user: user.login, comments: review.comments.map((c) => ({ ...c })) }));
   }
 
   /** Grant or revoke an installation permission, e.g. `setAppPermission("workflows", "write")`. */

@@ -98,6 +98,33 @@ export interface Annotation {
   raw_details?: string;
 }
 
+/** A line comment of a review (`line`/`start_line` on the RIGHT side: the head's lines). */
+export interface ReviewComment {
+  id: number;
+  path: string;
+  line: number;
+  startLine: number | null;
+  body: string;
+}
+
+export interface Review {
+  id: number;
+  repo: Repo;
+  number: number;
+  user: User;
+  body: string;
+  state: "COMMENTED" | "APPROVED" | "CHANGES_REQUESTED" | "PENDING";
+  commitId: string;
+  submittedAt: string;
+  comments: ReviewComment[];
+}
+
+/**
+ * Whether the app's installation token may push to a fork's pull request branch when the author
+ * allowed edits by maintainers. GitHub's docs leave it open, so tests choose.
+ */
+export type ForkPushPolicy = "maintainer_can_modify" | "never";
+
 export interface CheckAction {
   label: string;
   description: string;
@@ -151,6 +178,8 @@ export class EmulatorState {
   readonly comments: IssueComment[] = [];
   readonly reactions: Reaction[] = [];
   readonly checkRuns: CheckRun[] = [];
+  readonly reviews: Review[] = [];
+  forkPushPolicy: ForkPushPolicy = "maintainer_can_modify";
   /** `owner/repo` → login → role. */
   readonly permissions = new Map<string, Map<string, Role>>();
   /** Commits GitHub made (and signed) on the app's behalf: sha → signature payload. */
@@ -243,5 +272,18 @@ export class EmulatorState {
    */
   installedOn(repo: Repo): boolean {
     return !repo.parent || repo.owner.login.toLowerCase() === this.installation.account.login.toLowerCase();
+  }
+
+  /**
+   * The branches of a fork the app may push to: head branches of open pull requests whose author
+   * allowed edits by maintainers (when the policy lets apps do what maintainers may).
+   */
+  maintainerBranches(repo: Repo): string[] {
+    if (this.forkPushPolicy === "never") return [];
+    return this.pulls
+      .filter(
+        (pr) => pr.headRepo === repo && pr.repo !== repo && pr.state === "open" && pr.maintainerCanModify && this.installedOn(pr.repo),
+      )
+      .map((pr) => pr.headRef);
   }
 }
