@@ -10,6 +10,8 @@
 export interface Hunk {
   /** 1-based position of the hunk's first line in the new file (git finds hunks near it). */
   newStart: number;
+  /** 1-based position of its first line in the old file, as parsed (set on parsed hunks only). */
+  oldStart?: number;
   units: string[][];
 }
 
@@ -37,8 +39,8 @@ export function parsePatch(text: string): FilePatch[] {
     for (const line of lines) {
       const hunk = HUNK_HEADER.exec(line);
       if (hunk) {
-        const count = hunk[4] === undefined ? 1 : Number(hunk[4]);
-        file.hunks.push({ newStart: count === 0 ? Number(hunk[3]) + 1 : Number(hunk[3]), units: [] });
+        const position = (start: string, count: string | undefined) => (count === "0" ? Number(start) + 1 : Number(start));
+        file.hunks.push({ newStart: position(hunk[3]!, hunk[4]), oldStart: position(hunk[1]!, hunk[2]), units: [] });
       } else if (file.hunks.length > 0) {
         const units = file.hunks.at(-1)!.units;
         if (line.startsWith("\\") && units.length > 0) units.at(-1)!.push(line);
@@ -56,8 +58,8 @@ export function parsePatch(text: string): FilePatch[] {
   return files;
 }
 
-const isOld = (unit: string[]) => unit[0]!.startsWith(" ") || unit[0]!.startsWith("-");
-const isNew = (unit: string[]) => unit[0]!.startsWith(" ") || unit[0]!.startsWith("+");
+export const isOld = (unit: string[]) => unit[0]!.startsWith(" ") || unit[0]!.startsWith("-");
+export const isNew = (unit: string[]) => unit[0]!.startsWith(" ") || unit[0]!.startsWith("+");
 const asContext = (unit: string[]) => [` ${unit[0]!.slice(1)}`, ...unit.slice(1)];
 
 /** Git's range notation: an empty side names the line before it, and a count of 1 is left out. */

@@ -66,6 +66,7 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
     headRef: data.head.ref,
     headRepo,
     isFork: headRepo !== baseRepo,
+    maintainerCanModify: data.maintainer_can_modify === true,
     state: data.state,
     merged: data.merged === true,
     ...(data.base.repo.default_branch ? { defaultBranch: data.base.repo.default_branch } : {}),

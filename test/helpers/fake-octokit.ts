@@ -25,7 +25,12 @@ export function fakeOctokit(responses: Record<string, (params: Record<string, an
     return { data: { id: nextId++, sha: `sha${nextId++}` } };
   };
   const rest = {
-    pulls: { listCommits: handler("pulls.listCommits") },
+    pulls: {
+      listCommits: handler("pulls.listCommits"),
+      listFiles: handler("pulls.listFiles"),
+      createReview: handler("pulls.createReview"),
+    },
+    issues: { createComment: handler("issues.createComment") },
     checks: { create: handler("checks.create"), update: handler("checks.update"), listForRef: handler("checks.listForRef") },
     git: {
       getCommit: handler("git.getCommit"),
