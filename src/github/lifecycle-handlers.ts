@@ -13,10 +13,17 @@ import type { PullRequestInfo } from "./types.js";
 type StackWork = (store: CheckRunStore, pr: PullRequestInfo) => Promise<void>;
 
 /** Queues `work` on the stack of each pull request; closed ones are skipped unless `onClosed`. */
-function withStacks(context: Context, deps: HandlerDeps, numbers: number[], work: StackWork, onClosed = false): void {
+function withStacks(
+  context: Context<"check_run" | "check_suite" | "pull_request">,
+  deps: HandlerDeps,
+  numbers: number[],
+  work: StackWork,
+  onClosed = false,
+): void {
   if (numbers.length === 0 || !deps.queue.firstDelivery(context.id)) return;
   const repo = context.repo();
-  const sender = (context.payload as { sender: { login: string; id: number } }).sender;
+  // The actor only names who triggered a re-preview; GitHub's own events may come without one.
+  const sender = context.payload.sender ?? { login: "github", id: 0 };
   for (const number of new Set(numbers)) {
     deps.queue.enqueue(`${repo.owner}/${repo.repo}#${number}`, async () => {
       const loaded = await loadRepoConfig(() => context.config(CONFIG_FILE), deps.registry);
