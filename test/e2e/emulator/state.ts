@@ -179,7 +179,7 @@ export class EmulatorState {
   readonly reactions: Reaction[] = [];
   readonly checkRuns: CheckRun[] = [];
   readonly reviews: Review[] = [];
-  forkPushPolicy: ForkPushPolicy = "maintainer_can_modify";
+  forkPushPolicy: ForkPushPolicy = "never";
   /** `owner/repo` → login → role. */
   readonly permissions = new Map<string, Map<string, Role>>();
   /** Commits GitHub made (and signed) on the app's behalf: sha → signature payload. */
