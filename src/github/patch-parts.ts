@@ -81,26 +81,36 @@ export function formatHunk(hunk: Hunk): string {
  */
 export function splitHunk(hunk: Hunk, budget: number): Hunk[] {
   if (formatHunk(hunk).length <= budget) return [hunk];
+  const units = hunk.units;
+  const size = (unit: string[]) => unit.join("\n").length + 1;
+  // nextOld[i]: the first old-side unit at or after i (what still follows a piece ending before i).
+  const nextOld: Array<string[] | undefined> = new Array<string[] | undefined>(units.length + 1);
+  for (let index = units.length - 1; index >= 0; index--) nextOld[index] = isOld(units[index]!) ? units[index] : nextOld[index + 1];
+  const room = budget - 64; // the @@ line: two ranges of at most 30 characters
   const pieces: Hunk[] = [];
   let start = 0;
   let newBefore = 0; // new-side lines of the hunk before `start`
-  while (start < hunk.units.length) {
-    const lead = hunk.units.slice(0, start).filter(isNew).at(-1);
+  let lead: string[] | undefined; // the last new-side unit before `start`
+  while (start < units.length) {
+    let used = lead ? size(lead) : 0;
     let end = start;
-    let piece: Hunk | undefined;
-    while (end < hunk.units.length) {
-      const trail = hunk.units.slice(end + 1).find(isOld);
-      const candidate: Hunk = {
-        newStart: hunk.newStart + newBefore - (lead ? 1 : 0),
-        units: [...(lead ? [asContext(lead)] : []), ...hunk.units.slice(start, end + 1), ...(trail ? [asContext(trail)] : [])],
-      };
-      if (formatHunk(candidate).length > budget) break;
-      piece = candidate;
+    while (end < units.length) {
+      const trail = nextOld[end + 1];
+      if (used + size(units[end]!) + (trail ? size(trail) : 0) > room) break;
+      used += size(units[end]!);
       end++;
     }
-    if (!piece) throw new Error(`a line of the patch is longer than the ${budget} characters one part may hold`);
-    pieces.push(piece);
-    newBefore += hunk.units.slice(start, end).filter(isNew).length;
+    if (end === start) throw new Error(`a line of the patch is longer than the ${budget} characters one part may hold`);
+    const trail = nextOld[end];
+    pieces.push({
+      newStart: hunk.newStart + newBefore - (lead ? 1 : 0),
+      units: [...(lead ? [asContext(lead)] : []), ...units.slice(start, end), ...(trail ? [asContext(trail)] : [])],
+    });
+    for (const unit of units.slice(start, end)) {
+      if (!isNew(unit)) continue;
+      newBefore++;
+      lead = unit;
+    }
     start = end;
   }
   return pieces;

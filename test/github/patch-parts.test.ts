@@ -80,7 +80,7 @@ test("small budgets still give parts that apply, down to a few lines each", asyn
   await changes.write("tail.txt", "A\nB\nstill no newline");
   await changes.delete("moved.ts");
   const patch = await renderDiff(changes);
-  const parts = splitPatch(patch, 200);
+  const parts = splitPatch(patch, 400);
   expect(parts.length).toBeGreaterThan(5);
   const result = applyInOrder(parts);
   expect(result["tail.txt"]).toBe("A\nB\nstill no newline");
