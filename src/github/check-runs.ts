@@ -25,8 +25,10 @@ import {
   limitTitle,
   movedSummary,
   resolutionSummary,
+  short,
   supersededSummary,
 } from "./check-run-output.js";
+import { text } from "./markdown.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
@@ -64,7 +66,7 @@ interface PendingEntry {
 }
 
 /** What becomes of a pending action on a new head: a fresh preview, or closed (nothing left to change). */
-export type ResyncStep = { record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string };
+export type ResyncStep = { record: PendingRecord; preview: PreviewPresentation; note: string; line?: string } | { closed: string };
 
 /** What a new action run shows: a fresh preview (diff + annotations), or a carried run's text. */
 type RunContent = { preview: PreviewPresentation; note?: string } | { carriedText: string; note: string };
@@ -106,6 +108,8 @@ function isDormant(run: CheckRun): boolean {
 
 export class CheckRunStore implements PendingActionStore {
   private state?: HeadState;
+  /** What recovery from an earlier head did, one markdown list item per action (for a reply). */
+  readonly recovered: string[] = [];
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -226,18 +230,22 @@ export class CheckRunStore implements PendingActionStore {
       if (applied) {
         const summary = interruptedApplySummary(applied, (sha) => this.options.commitUrl(sha));
         if (live) await this.complete(entry, "success", "Applied", summary);
+        this.recovered.push(`- ${text(entry.record.label)}: applied in ${short(applied)}.`);
         continue;
       }
       if (onlyOurApplies || !this.options.repreview) {
         await this.createRun(state, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, why) });
         if (live) await this.complete(entry, "neutral", "Moved", movedSummary(state.sha, why));
+        this.recovered.push(`- ${text(entry.record.label)}: carried over unchanged.`);
         continue;
       }
       const next = await this.options.repreview(entry.record, state.sha);
       if ("closed" in next) {
         if (live) await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
+        this.recovered.push(`- ${text(entry.record.label)}: closed, ${text(next.closed)}.`);
         continue;
       }
+      this.recovered.push(`- ${text(next.record.label)}: ${next.line ?? "previewed again"}.`);
       await this.createRun(state, next.record, { preview: next.preview, note: next.note });
       if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
     }
@@ -277,7 +285,8 @@ export class CheckRunStore implements PendingActionStore {
       name,
       head_sha: state.sha,
       status: "in_progress",
-      external_id: record.id,
+      // The pull request travels with the run: GitHub lists no pull requests on runs of fork heads.
+      external_id: `pr:${this.pr.number}:${record.id}`,
       started_at: new Date().toISOString(),
       output: { ...output, annotations },
     });

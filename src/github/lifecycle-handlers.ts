@@ -10,7 +10,8 @@ import { isOurRun, refreshStack, rerunCheck } from "./lifecycle.js";
 import { CONFIG_FILE, loadRepoConfig, openSession, readPullRequest } from "./session.js";
 import type { PullRequestInfo } from "./types.js";
 
-type StackWork = (store: CheckRunStore, pr: PullRequestInfo) => Promise<void>;
+/** The work on one pull request's stack; a returned text is posted as a comment on it. */
+type StackWork = (store: CheckRunStore, pr: PullRequestInfo) => Promise<string | undefined>;
 
 /** Queues `work` on the stack of each pull request; closed ones are skipped unless `onClosed`. */
 function withStacks(
@@ -37,7 +38,8 @@ function withStacks(
         { login: sender.login, id: sender.id },
         { ...deps, canWriteWorkflows: async () => false },
       );
-      await work(session.store, pr);
+      const body = await work(session.store, pr);
+      if (body) await context.octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
     });
   }
 }
@@ -51,10 +53,10 @@ interface RunPayload {
   pull_requests: Array<{ number: number }>;
 }
 
-/** The pull requests a run belongs to: the gate names its own; GitHub lists same-repository ones. */
+/** The pull requests a run belongs to: our runs name theirs (`pr:N…`); GitHub lists only same-repository ones. */
 function runPullRequests(run: RunPayload, deps: HandlerDeps): number[] {
   if (!isOurRun(run) || (deps.appId !== undefined && run.app?.id !== deps.appId)) return [];
-  const own = Number(/^pr:(\d+)$/.exec(run.external_id ?? "")?.[1]);
+  const own = Number(/^pr:(\d+)(?::|$)/.exec(run.external_id ?? "")?.[1]);
   return Number.isInteger(own) && own > 0 ? [own] : run.pull_requests.map((pr) => pr.number);
 }
 

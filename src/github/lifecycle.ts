@@ -3,6 +3,7 @@
  * stale, a new check suite, the Re-run button, the pull request closed or reopened. Plain inputs
  * (a store, a record, a run), so any front end or pipeline can call them.
  */
+import { steeringLine } from "../core/messages.js";
 import { repreview } from "../core/replay.js";
 import type { ToolRegistry } from "../core/registry.js";
 import type { PendingRecord } from "../core/store.js";
@@ -11,6 +12,7 @@ import type { Workspace } from "../workspace/workspace.js";
 import { ACTION_CHECK_PREFIX, GATE_CHECK_NAME, type CheckRunStore, type ResyncStep } from "./check-runs.js";
 import { short } from "./check-run-output.js";
 import { decodeRecord } from "./record-codec.js";
+import { withSteering } from "./replies.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 
@@ -31,7 +33,7 @@ export function repreviewerFor(
     if ("gone" in next) return { closed: `nothing left to change: ${next.gone}` };
     const what = next.changed ? "the preview changed" : "the preview is unchanged";
     const note = `Previewed again on ${short(sha)} (was ${short(record.headSha)}): ${what}.`;
-    return { record: next.record, preview: { summary: next.message, diff: next.diff }, note };
+    return { record: next.record, preview: { summary: next.message, diff: next.diff }, note, line: what };
   };
 }
 
@@ -54,15 +56,19 @@ export function isOurRun(run: RunInfo): boolean {
 /**
  * Reads the stack where it is (recovering stale runs and stacks left on earlier heads) and puts
  * the gate on the head: check_suite requested/rerequested, a stale run, Re-run on the gate, reopen.
+ * Returns the reply to post when a stack was moved from an earlier head (as after a push), else undefined.
  */
-export async function refreshStack(store: CheckRunStore): Promise<void> {
+export async function refreshStack(store: CheckRunStore): Promise<string | undefined> {
   await store.load();
   await store.updateGate();
+  if (store.recovered.length === 0) return undefined;
+  const body = `New commits reached resolve-bot without their push event, so the pending edits were brought to ${short(store.headSha)}:\n${store.recovered.join("\n")}`;
+  return withSteering(body, steeringLine(await store.list()));
 }
 
 /** Re-run on one of our checks: an action is previewed again on the head; the gate is refreshed. */
-export async function rerunCheck(store: CheckRunStore, run: RunInfo): Promise<void> {
+export async function rerunCheck(store: CheckRunStore, run: RunInfo): Promise<string | undefined> {
   const id = actionIdOf(run);
   if (id) await store.repreviewAction(id);
-  await refreshStack(store);
+  return refreshStack(store);
 }

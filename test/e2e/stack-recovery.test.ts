@@ -4,7 +4,7 @@
  * on the current head once (re-previewed when the head moved), with or without the webhook.
  */
 import { OpenApiValidator } from "./emulator/index.js";
-import { comment, deliver, runsOn, useBot, waitFor, type Bot } from "./harness.js";
+import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot } from "./harness.js";
 
 const REPO = "acme/stacks";
 const DAY = 24 * 60 * 60 * 1000;
@@ -157,12 +157,36 @@ test("check_suite.requested puts the gate on every head, also on pull requests o
   expect([created.conclusion, created.output.title]).toEqual(["success", "No pending edits"]);
 });
 
-test("check_suite.requested after a missed synchronize moves the stack and gates the new head", async () => {
+test("check_suite.requested after a missed synchronize moves the stack, gates the new head and says so", async () => {
   const pr = await previewedPr("suite-push");
   const pushed = await bot.gh.pushCommit(REPO, "suite-push", { files: { "src/b.ts": "export const b = 3;\n" } });
+  const before = bot.gh.comments(REPO, pr.number).length;
   await deliver(bot, await bot.gh.webhooks.checkSuite({ repo: REPO, sha: pushed, action: "requested", user: "alice" }));
-  const moved = await waitFor("the gate on the new head", () => gate(pushed));
+  const reply = await waitFor("the reply", () => latestReply(bot, REPO, pr.number, before) || undefined);
+  expect(reply).toMatch(
+    new RegExp(
+      `^New commits reached resolve-bot without their push event, so the pending edits were brought to ${pushed.slice(0, 7)}:\n- AST Edit: 1 replacement in 1 file: the preview is unchanged\.\n`,
+    ),
+  );
+  const moved = gate(pushed)!;
   expect(moved.conclusion).toBe("action_required");
   expect(actionRuns(pushed).map((run) => run.status)).toEqual(["in_progress"]);
   expect(actionRuns(pr.headSha).map((run) => run.conclusion)).toEqual(["neutral"]);
+});
+
+test("a stale run on a fork pull request's head (GitHub lists no pull requests on it) still comes back", async () => {
+  const pr = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: "forked-stale",
+    headRepo: "erin/stacks",
+    user: "erin",
+    commits: [{ files: { "e.md": "e\n" } }],
+  });
+  expect((await comment(bot, REPO, pr.number, "alice", EDIT)).done).toBe("rocket");
+  const events = await bot.gh.advanceClock(15 * DAY);
+  const completed = events.find((event) => (event.payload.check_run as { head_sha: string }).head_sha === pr.headSha)!;
+  expect((completed.payload.check_run as { pull_requests: unknown[] }).pull_requests).toEqual([]);
+  await deliver(bot, completed);
+  await waitFor("the run re-created", () => actionRuns(pr.headSha).find((run) => run.status === "in_progress"));
+  expect(gate(pr.headSha)!.conclusion).toBe("action_required");
 });

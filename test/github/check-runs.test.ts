@@ -50,7 +50,7 @@ describe("CheckRunStore", () => {
     expect([create.name, create.status, create.external_id, create.output.title]).toEqual([
       "resolve-bot: AST Edit: 120 replacements in 1 file",
       "in_progress",
-      "id-AST Edit: 120 replacements in 1 file",
+      "pr:7:id-AST Edit: 120 replacements in 1 file",
       "AST Edit: 120 replacements in 1 file",
     ]);
     expect(decodeRecord(create.output.summary)).toEqual(record);
