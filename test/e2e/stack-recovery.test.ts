@@ -163,11 +163,11 @@ test("check_suite.requested after a missed synchronize moves the stack, gates th
   const before = bot.gh.comments(REPO, pr.number).length;
   await deliver(bot, await bot.gh.webhooks.checkSuite({ repo: REPO, sha: pushed, action: "requested", user: "alice" }));
   const reply = await waitFor("the reply", () => latestReply(bot, REPO, pr.number, before) || undefined);
-  expect(reply).toMatch(
-    new RegExp(
-      `^New commits reached resolve-bot without their push event, so the pending edits were brought to ${pushed.slice(0, 7)}:\n- AST Edit: 1 replacement in 1 file: the preview is unchanged\.\n`,
+  expect(
+    reply.startsWith(
+      `New commits reached resolve-bot without their push event, so the pending edits were brought to ${pushed.slice(0, 7)}:\n- ${LABEL}: the preview is unchanged.\n`,
     ),
-  );
+  ).toBe(true);
   const moved = gate(pushed)!;
   expect(moved.conclusion).toBe("action_required");
   expect(actionRuns(pushed).map((run) => run.status)).toEqual(["in_progress"]);
