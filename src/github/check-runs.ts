@@ -422,7 +422,8 @@ export class CheckRunStore implements PendingActionStore {
     const summary = prClosedSummary(merged, pending.length);
     for (const entry of pending) await this.complete(entry, "neutral", PR_CLOSED_VERB, summary);
     state.dormant = pending;
-    if (this.options.gateCheck) await this.writeGate(state, closedGateOutput(summary), false);
+    // A pull request that never had a gate or an edit needs none now.
+    if (this.options.gateCheck && (state.gate || pending.length > 0)) await this.writeGate(state, closedGateOutput(summary), false);
     return pending.length;
   }
 

@@ -203,6 +203,12 @@ describe("CheckRunStore", () => {
       expect((await new CheckRunStore(reopened.octokit, pr(), options).list()).map((record) => record.label)).toEqual(["Two", "One"]);
     });
 
+    test("closing a pull request that never had a gate or an edit writes nothing", async () => {
+      const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => [] });
+      expect(await new CheckRunStore(octokit, { ...pr(), state: "closed" }, options).closeStack(false)).toBe(0);
+      expect(methods(calls)).toEqual(["checks.listForRef"]);
+    });
+
     test("a head without our runs takes the stack of the newest earlier commit that has them: applied ones complete, the rest are re-previewed", async () => {
       const commits = [
         { sha: OLD, commit: { message: "start" } },
