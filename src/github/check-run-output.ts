@@ -120,3 +120,16 @@ export function prClosedSummary(merged: boolean, count: number): string {
 export function closedGateOutput(summary: string): { conclusion: "neutral"; title: string; summary: string } {
   return { conclusion: "neutral", title: limitTitle(summary), summary };
 }
+
+/** The gate while the repository's configuration cannot be read: failing, with the problems named. */
+export function brokenConfigGateOutput(configFile: string, errors: string[]): { conclusion: "failure"; title: string; summary: string } {
+  return {
+    conclusion: "failure",
+    title: `${configFile} has problems`,
+    summary: [
+      `resolve-bot cannot check this pull request until \`${configFile}\` on the default branch is fixed:`,
+      "",
+      ...errors.map((error) => `- ${text(error)}`),
+    ].join("\n"),
+  };
+}

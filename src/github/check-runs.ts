@@ -10,6 +10,7 @@
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
 import { diffHunks } from "../workspace/diff.js";
 import {
+  brokenConfigGateOutput,
   closedGateOutput,
   interruptedApplySummary,
   prClosedSummary,
@@ -427,6 +428,11 @@ export class CheckRunStore implements PendingActionStore {
     return pending.length;
   }
 
+  /** The configuration cannot be read: the gate fails and names the problems (it never waits forever). */
+  async reportBrokenConfig(configFile: string, errors: string[]): Promise<void> {
+    await this.writeGate(await this.load(), brokenConfigGateOutput(configFile, errors), false);
+  }
+
   /**
    * Brings the gate check of the current head in line with the stack: success when empty,
    * action_required with Apply/Discard buttons (which GitHub shows on completed runs only).
@@ -440,7 +446,7 @@ export class CheckRunStore implements PendingActionStore {
 
   private async writeGate(
     state: HeadState,
-    desired: { conclusion: "action_required" | "success" | "neutral"; title: string; summary: string },
+    desired: { conclusion: "action_required" | "success" | "neutral" | "failure"; title: string; summary: string },
     buttons: boolean,
   ): Promise<void> {
     const gate = state.gate;

@@ -1,10 +1,10 @@
 /**
  * Thin webhook wiring for the stack's lifecycle (lifecycle.ts holds the behaviour): stale runs,
  * check suites, Re-run, closed pull requests. Each delivery is deduplicated and queued on the
- * pull request's lock like every other handler; a broken config is said when a command runs.
+ * pull request's lock like every other handler; a broken config fails the gate.
  */
 import type { Context } from "probot";
-import type { CheckRunStore } from "./check-runs.js";
+import { CheckRunStore } from "./check-runs.js";
 import type { HandlerDeps } from "./handlers.js";
 import { isOurRun, refreshStack, rerunCheck } from "./lifecycle.js";
 import { CONFIG_FILE, loadRepoConfig, openSession, readPullRequest } from "./session.js";
@@ -28,9 +28,14 @@ function withStacks(
   for (const number of new Set(numbers)) {
     deps.queue.enqueue(`${repo.owner}/${repo.repo}#${number}`, async () => {
       const loaded = await loadRepoConfig(() => context.config(CONFIG_FILE), deps.registry);
-      if (!loaded.ok) return;
       const pr = await readPullRequest(context.octokit, repo, number);
       if (pr.state === "closed" && !onClosed) return;
+      if (!loaded.ok) {
+        // A required `resolve-bot` check must not wait forever on a configuration nobody can read.
+        if (pr.state === "closed") return;
+        const store = new CheckRunStore(context.octokit, pr, { appId: deps.appId, gateCheck: true, commitUrl: (sha) => sha });
+        return store.reportBrokenConfig(`.github/${CONFIG_FILE}`, loaded.errors);
+      }
       const session = openSession(
         context.octokit,
         pr,

@@ -14,6 +14,7 @@ useBot(async (started) => {
   bot = started;
   await bot.gh.createRepo("acme", "life", { "src/a.ts": 'console.log("a");\n', "src/b.ts": 'console.log("b");\n' });
   bot.gh.setPermission(REPO, "alice", "write");
+  await bot.gh.createRepo("acme", "broken", { "a.md": "a\n", ".github/resolve-bot.yml": "steering: sometimes\n" });
 });
 
 async function prWithEdits(head: string, paths: string[]) {
@@ -101,4 +102,14 @@ test("Re-run on the gate brings it back in line with the stack", async () => {
   await deliver(bot, await bot.gh.webhooks.checkRun({ repo: REPO, checkRunId: run.id, action: "rerequested", user: "alice" }));
   await waitFor("the gate refreshed", () => gate(pr.headSha).conclusion === "action_required");
   expect(gate(pr.headSha).output.title).toBe(`Pending: ${LABEL}`);
+});
+
+test("a broken .github/resolve-bot.yml fails the gate with its problems instead of leaving it waiting", async () => {
+  const pr = await bot.gh.createPullRequest({ repo: "acme/broken", head: "topic", user: "alice", commits: [{ files: { "b.md": "b\n" } }] });
+  await deliver(bot, await bot.gh.webhooks.checkSuite({ repo: "acme/broken", sha: pr.headSha, action: "requested", user: "alice" }));
+  const failed = await waitFor("the gate", () => runsOn(bot, "acme/broken", pr.headSha).find((run) => run.name === "resolve-bot"));
+  expect([failed.conclusion, failed.output.title]).toEqual(["failure", ".github/resolve-bot.yml has problems"]);
+  expect(failed.output.summary).toBe(
+    "resolve-bot cannot check this pull request until `.github/resolve-bot.yml` on the default branch is fixed:\n\n- steering: expected union value",
+  );
 });
