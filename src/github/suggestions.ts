@@ -77,18 +77,28 @@ export function planSuggestions(patch: string, prFiles: Array<{ filename: string
   return { comments, rest: formatPatch(rest) };
 }
 
-/** The rest as comment bodies: one fenced patch per comment, each small enough and whole. */
-export function patchComments(patch: string, heading: (part: number, parts: number) => string): string[] {
+/**
+ * The rest as comment bodies: one fenced patch per comment, each small enough and whole; undefined
+ * when a single line is longer than a comment can hold (it is never cut).
+ */
+export function patchComments(patch: string, heading: (part: number, parts: number) => string): string[] | undefined {
   // Headings, fences and the language tag fit in 2,000 characters unless the patch holds long backtick runs.
   for (let budget = COMMENT_LIMIT - 2_000; budget > 1_000; budget = Math.floor(budget / 2)) {
-    const parts = splitPatch(patch, budget);
+    let parts: string[];
+    try {
+      parts = splitPatch(patch, budget);
+    } catch {
+      return undefined;
+    }
     const bodies = parts.map(
       (part, index) => `${heading(index + 1, parts.length)}\n\n${fenced("diff", part.replace(/\n$/, "").split("\n"))}`,
     );
     if (bodies.every((body) => body.length <= COMMENT_LIMIT)) return bodies;
   }
-  throw new Error("the patch cannot be split into comments");
+  return undefined;
 }
+
+const TOO_LONG = "the rest cannot travel as a patch: one of its lines is longer than a comment may hold (65,536 characters)";
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -106,7 +116,7 @@ export async function offerAsReview(octokit: GitHubClient, pr: PullRequestInfo, 
   }>;
   let plan = planSuggestions(patch, prFiles);
   const intro = `resolve-bot could not commit this edit to the fork ${pr.headRepo}: ${why}.`;
-  const restParts = (rest: string) =>
+  const restParts = (rest: string): string[] | undefined =>
     rest
       ? patchComments(rest, (part, parts) =>
           parts === 1
@@ -114,15 +124,17 @@ export async function offerAsReview(octokit: GitHubClient, pr: PullRequestInfo, 
             : `Patch part ${part} of ${parts}: apply the parts in order with \`git apply\`.`,
         )
       : [];
-  const reviewBody = (comments: number, parts: string[]) =>
+  const reviewBody = (comments: number, parts: string[] | undefined) =>
     [
       intro,
       comments > 0 ? `${plural(comments, "suggested change")} below can be committed from this review in one click.` : "",
-      parts.length === 1
-        ? parts[0]!
-        : parts.length > 1
-          ? `The rest is a patch too large for one comment: it follows in ${plural(parts.length, "comment")}, to apply in order with \`git apply\`.`
-          : "",
+      parts === undefined
+        ? `Sorry, ${TOO_LONG}.`
+        : parts.length === 1
+          ? parts[0]!
+          : parts.length > 1
+            ? `The rest is a patch too large for one comment: it follows in ${plural(parts.length, "comment")}, to apply in order with \`git apply\`.`
+            : "",
     ]
       .filter(Boolean)
       .join("\n\n");
@@ -150,18 +162,22 @@ export async function offerAsReview(octokit: GitHubClient, pr: PullRequestInfo, 
       body: reviewBody(0, parts),
     });
   }
-  if (parts.length > 1) for (const body of parts) await octokit.rest.issues.createComment({ ...repo, issue_number: pr.number, body });
+  if (parts && parts.length > 1)
+    for (const body of parts) await octokit.rest.issues.createComment({ ...repo, issue_number: pr.number, body });
   const where = [
     plan.comments.length > 0 ? `${plural(plan.comments.length, "suggested change")} the author can commit in one click` : "",
-    parts.length === 1
+    parts?.length === 1
       ? "a patch for `git apply`"
-      : parts.length > 1
+      : parts && parts.length > 1
         ? `a patch for \`git apply\` in ${plural(parts.length, "comment")} after it`
         : "",
   ].filter(Boolean);
   const binary = binaryFiles(patch);
-  return (
-    `it is offered in [a review](${review.data.html_url}) as ${where.join(", and the rest as ")}.` +
-    (binary.length > 0 ? ` Binary changes (${binary.join(", ")}) cannot travel as a patch.` : "")
-  );
+  return [
+    where.length > 0
+      ? `it is offered in [a review](${review.data.html_url}) as ${where.join(", and the rest as ")}.`
+      : `see [the review](${review.data.html_url}).`,
+    parts === undefined ? ` Sorry, ${TOO_LONG}.` : "",
+    binary.length > 0 ? ` Binary changes (${binary.join(", ")}) cannot travel as a patch.` : "",
+  ].join("");
 }

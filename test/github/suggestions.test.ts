@@ -50,10 +50,15 @@ test("no pull request diff on the file: everything is patch", () => {
 
 test("patch comments name their part and each holds one whole fenced patch", () => {
   const big = `diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,4000 +1,4000 @@\n${Array.from({ length: 4000 }, (_, i) => `-old ${i} ${"x".repeat(20)}\n+new ${i} ${"x".repeat(20)}`).join("\n")}\n`;
-  const bodies = patchComments(big, (part, parts) => `Part ${part} of ${parts}`);
+  const bodies = patchComments(big, (part, parts) => `Part ${part} of ${parts}`)!;
   expect(bodies.length).toBeGreaterThan(3);
   bodies.forEach((body, index) => {
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(body).toMatch(new RegExp(`^Part ${index + 1} of ${bodies.length}\\n\\n\`\`\`diff\\ndiff --git a/x b/x\\n[\\s\\S]*\\n\`\`\`$`));
   });
+});
+
+test("a line longer than a comment is never cut: no parts at all", () => {
+  const patch = `diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+${"b".repeat(70_000)}\n`;
+  expect(patchComments(patch, () => "Part")).toBeUndefined();
 });
