@@ -4,7 +4,7 @@
  */
 
 export interface PendingRecord {
-  /** Unique id of this action (the check run's external_id on GitHub). */
+  /** Unique id of this action (part of the check run's external_id on GitHub). */
   id: string;
   /** Position in the pull request's history of pushes; increases with every push. */
   seq: number;

@@ -89,11 +89,47 @@ export function gateOutput(stack: PendingRecord[]): { conclusion: "action_requir
     conclusion: "action_required",
     title: limitTitle(`Pending: ${top.label}`),
     summary: [
-      `${stack.length} pending edit${stack.length === 1 ? "" : "s"} on this pull request, newest first:`,
+      `${pendingEdits(stack.length)} on this pull request, newest first:`,
       "",
       ...stack.map((record, index) => `${index + 1}. ${text(record.label)}`),
       "",
       `The buttons act on the newest. In a comment: ${RESOLVE_COMMANDS}.`,
+    ].join("\n"),
+  };
+}
+
+/** A dormant action re-created on the head (GitHub marked its run stale, or the PR was reopened). */
+export function restoredNote(sha: string): string {
+  return `Restored on ${short(sha)}: its previous run was completed without a resolution (GitHub marks runs stale after 14 days; closing the pull request closes them). It is still pending.`;
+}
+
+function pendingEdits(count: number): string {
+  return `${count} pending edit${count === 1 ? "" : "s"}`;
+}
+
+/** Why the pending actions of a closed or merged pull request were completed without being applied. */
+export function prClosedSummary(merged: boolean, count: number): string {
+  const notApplied = count === 1 ? "it was not applied" : "they were not applied";
+  if (merged) return count > 0 ? `PR merged with ${pendingEdits(count)}; ${notApplied}.` : "PR merged; nothing was pending.";
+  return count > 0
+    ? `PR closed with ${pendingEdits(count)}; ${notApplied}. Reopening the pull request restores them.`
+    : "PR closed; nothing was pending.";
+}
+
+/** The gate of a closed pull request: neutral, so it blocks nothing and claims nothing. */
+export function closedGateOutput(summary: string): { conclusion: "neutral"; title: string; summary: string } {
+  return { conclusion: "neutral", title: limitTitle(summary), summary };
+}
+
+/** The gate while the repository's configuration cannot be read: failing, with the problems named. */
+export function brokenConfigGateOutput(configFile: string, errors: string[]): { conclusion: "failure"; title: string; summary: string } {
+  return {
+    conclusion: "failure",
+    title: `${configFile} has problems`,
+    summary: [
+      `resolve-bot cannot check this pull request until \`${configFile}\` on the default branch is fixed:`,
+      "",
+      ...errors.map((error) => `- ${text(error)}`),
     ].join("\n"),
   };
 }

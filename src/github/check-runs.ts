@@ -2,11 +2,19 @@
  * The pending stack of a pull request, kept in check runs on its head commit (one per action,
  * `in_progress`; the durable record in the summary), plus the `resolve-bot` gate check that
  * branch protection can require. One list call reads the whole stack.
+ *
+ * Real GitHub moves the stack under our feet, so reading it also recovers it (see `recover`):
+ * runs GitHub completed as `stale` after 14 days, runs closed with the pull request (restored on
+ * reopen), and a stack left on an earlier head when a push was never delivered to us.
  */
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
 import { diffHunks } from "../workspace/diff.js";
 import {
+  brokenConfigGateOutput,
+  closedGateOutput,
   interruptedApplySummary,
+  prClosedSummary,
+  restoredNote,
   actionSummary,
   annotationMessage,
   annotationTitle,
@@ -18,6 +26,7 @@ import {
   limitTitle,
   movedSummary,
   resolutionSummary,
+  short,
   supersededSummary,
 } from "./check-run-output.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
@@ -42,12 +51,22 @@ interface CheckRun {
   output: { title: string | null; summary: string | null; text?: string | null };
 }
 
+/** The verb of a run completed because its pull request was closed: reopening restores it. */
+export const PR_CLOSED_VERB = "Not applied";
+/** `Resolve-Action: <id>` in a commit message: the commit is our apply of that action. */
+const TRAILER = /^Resolve-Action: (\S+)$/m;
+
 interface PendingEntry {
   runId: number;
+  /** The run's name (a restored run takes it over, so the pull request shows the new run). */
+  name: string;
   record: PendingRecord;
   /** The run's output text (the rendered diff), carried along when the stack moves. */
   text: string;
 }
+
+/** What becomes of a pending action on a new head: a fresh preview, or closed (nothing left to change). */
+export type ResyncStep = { record: PendingRecord; preview: PreviewPresentation; note: string; line?: string } | { closed: string };
 
 /** What a new action run shows: a fresh preview (diff + annotations), or a carried run's text. */
 type RunContent = { preview: PreviewPresentation; note?: string } | { carriedText: string; note: string };
@@ -55,6 +74,13 @@ type RunContent = { preview: PreviewPresentation; note?: string } | { carriedTex
 interface HeadState {
   sha: string;
   pending: PendingEntry[]; // oldest first
+  /**
+   * Actions whose every run here was completed without a resolution: by GitHub (`stale`, after
+   * 14 days incomplete) or by us when the pull request was closed. They come back on an open PR.
+   */
+  dormant: PendingEntry[];
+  /** Whether any run of ours (gate or action) is on this commit. */
+  ours: boolean;
   names: Set<string>;
   maxSeq: number;
   gate?: { id: number; conclusion: string | null; title: string | null; summary: string | null };
@@ -66,10 +92,25 @@ export interface CheckRunStoreOptions {
   gateCheck: boolean;
   /** Link target for a commit, e.g. `https://github.com/o/r/commit/<sha>`. */
   commitUrl(sha: string): string;
+  /**
+   * Previews a pending action again on `sha` (the tool re-run on that commit's files). Recovered
+   * actions from an earlier head use it; without it they are carried unchanged (replay still
+   * refuses to apply a preview that no longer matches).
+   */
+  repreview?(record: PendingRecord, sha: string): Promise<ResyncStep>;
+}
+
+/** Completed without a resolution: by GitHub after 14 days, or with its closed pull request. */
+function isDormant(run: CheckRun): boolean {
+  if (run.status !== "completed") return false;
+  return run.conclusion === "stale" || (run.conclusion === "neutral" && (run.output.title ?? "").startsWith(`${PR_CLOSED_VERB}: `));
 }
 
 export class CheckRunStore implements PendingActionStore {
   private state?: HeadState;
+  /** What recovery from an earlier head did, one markdown list item per action (for a reply). */
+  /** What recovery did, one plain-text line per action (the reply escapes them). */
+  readonly recovered: string[] = [];
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -81,9 +122,21 @@ export class CheckRunStore implements PendingActionStore {
     return this.pr.headSha;
   }
 
-  /** Reads every run of this app on a commit, in one call per 100 runs. */
+  /**
+   * The stack of a commit (the head by default). On the head of an open pull request, anything
+   * pending that real GitHub left elsewhere is recovered first (see `recover`).
+   */
   async load(sha = this.pr.headSha): Promise<HeadState> {
     if (this.state?.sha === sha) return this.state;
+    const state = await this.read(sha);
+    if (sha !== this.pr.headSha) return state;
+    this.state = state;
+    if (this.pr.state !== "closed") await this.recover(state);
+    return state;
+  }
+
+  /** Every run of this app on a commit, in one call per 100 runs, sorted into the stack. */
+  private async read(sha: string): Promise<HeadState> {
     const runs = (await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
       owner: this.pr.owner,
       repo: this.pr.repo,
@@ -92,10 +145,13 @@ export class CheckRunStore implements PendingActionStore {
       per_page: 100,
       ...(this.options.appId ? { app_id: this.options.appId } : {}),
     })) as CheckRun[];
-    const state: HeadState = { sha, pending: [], names: new Set(), maxSeq: 0 };
+    const state: HeadState = { sha, pending: [], dormant: [], ours: false, names: new Set(), maxSeq: 0 };
+    const live = new Set<string>();
+    const dormant = new Map<string, PendingEntry>();
     for (const run of runs) {
       state.names.add(run.name);
       if (run.name === GATE_CHECK_NAME) {
+        state.ours = true;
         // Newest first: the first gate listed is the one the pull request shows.
         state.gate ??= { id: run.id, conclusion: run.conclusion, title: run.output.title, summary: run.output.summary };
         continue;
@@ -103,41 +159,98 @@ export class CheckRunStore implements PendingActionStore {
       if (!run.name.startsWith(ACTION_CHECK_PREFIX)) continue;
       const record = decodeRecord(run.output.summary);
       if (!record) continue;
+      state.ours = true;
       state.maxSeq = Math.max(state.maxSeq, record.seq);
-      if (run.status !== "completed") state.pending.push({ runId: run.id, record, text: run.output.text ?? "" });
+      const entry = { runId: run.id, name: run.name, record, text: run.output.text ?? "" };
+      if (run.status !== "completed") state.pending.push(entry);
+      if (isDormant(run)) dormant.set(record.id, entry);
+      else live.add(record.id);
     }
+    // An action with any other run here (pending, applied, discarded, moved) is not dormant.
+    state.dormant = [...dormant.values()].filter((entry) => !live.has(entry.record.id));
     state.pending.sort((a, b) => a.record.seq - b.record.seq);
-    if (sha !== this.pr.headSha) return state;
-    const ours = runs.some((run) => run.name === GATE_CHECK_NAME || run.name.startsWith(ACTION_CHECK_PREFIX));
-    if (!ours) await this.finishInterruptedApply(state);
-    this.state = state;
+    state.dormant.sort((a, b) => a.record.seq - b.record.seq);
     return state;
   }
 
   /**
-   * A head with none of our runs may be our own apply whose stack was never moved (the bot died,
-   * or GitHub kept failing, after the ref update). The commit's `Resolve-Action:` trailer says
-   * which action it applied: that one is completed as applied (never applied twice) and the rest
-   * of the stack is carried from the parent, so nothing pending is lost.
+   * Brings back what real GitHub took from the head's stack, never twice:
+   * - dormant runs on the head (stale, or closed with the pull request) are re-created there;
+   * - a head with none of our runs (a push we never heard of, our own apply whose stack was not
+   *   moved, a pull request from before the installation) takes the stack of the newest earlier
+   *   commit of the pull request that has our runs. Actions whose `Resolve-Action:` commit is on
+   *   the branch are completed as applied; the rest are previewed again on the head, or carried
+   *   unchanged when the only new commits are our own applies.
+   * Cost: nothing extra when the head has our runs (every head gets a gate from check_suite or
+   * the synchronize handler). Otherwise one list of the PR's commits plus one run list per
+   * commit back to the last one we saw.
    */
-  private async finishInterruptedApply(state: HeadState): Promise<void> {
-    const { data: commit } = await this.octokit.rest.git.getCommit({ owner: this.pr.owner, repo: this.pr.repo, commit_sha: state.sha });
-    const applied = /^Resolve-Action: (\S+)$/m.exec(commit.message)?.[1];
-    const parent = commit.parents.length === 1 ? commit.parents[0]!.sha : undefined;
-    if (!applied || !parent) return;
-    const from = await this.load(parent);
-    const top = from.pending.at(-1);
-    if (top?.record.id === applied) {
-      await this.complete(
-        top,
-        "success",
-        "Applied",
-        interruptedApplySummary(state.sha, (sha) => this.options.commitUrl(sha)),
-      );
-      from.pending.pop();
+  private async recover(state: HeadState): Promise<void> {
+    const restored = state.dormant.length > 0 ? await this.restoreDormant(state) : await this.recoverFromEarlierHead(state);
+    if (restored) await this.updateGate();
+  }
+
+  private async restoreDormant(state: HeadState): Promise<boolean> {
+    for (const entry of state.dormant) {
+      await this.createRun(state, entry.record, { carriedText: entry.text, note: restoredNote(state.sha) }, entry.name);
     }
+    state.dormant = [];
+    state.pending.sort((a, b) => a.record.seq - b.record.seq);
+    return true;
+  }
+
+  private async recoverFromEarlierHead(state: HeadState): Promise<boolean> {
+    if (state.ours) return false;
+    const commits = (await this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
+      owner: this.pr.owner,
+      repo: this.pr.repo,
+      pull_number: this.pr.number,
+      per_page: 100,
+    })) as Array<{ sha: string; commit: { message: string } }>;
+    const headIndex = commits.findIndex((commit) => commit.sha === state.sha);
+    let index = headIndex === -1 ? commits.length : headIndex;
+    let from: HeadState | undefined;
+    while (!from && --index >= 0) {
+      const candidate = await this.read(commits[index]!.sha);
+      if (candidate.ours) from = candidate;
+    }
+    if (!from) return false;
+    const newer = commits.slice(index + 1, headIndex === -1 ? undefined : headIndex + 1);
+    const appliedIn = new Map<string, string>();
+    for (const commit of newer) {
+      const id = TRAILER.exec(commit.commit.message)?.[1];
+      if (id) appliedIn.set(id, commit.sha);
+    }
+    const onlyOurApplies = newer.length > 0 && newer.every((commit) => TRAILER.test(commit.commit.message));
+    const why = onlyOurApplies ? "an edit was applied" : "new commits";
     state.maxSeq = Math.max(state.maxSeq, from.maxSeq);
-    await this.moveEntries(from, state, `${top?.record.label ?? "an edit"} was applied`);
+    const entries = [...from.pending, ...from.dormant].sort((a, b) => a.record.seq - b.record.seq);
+    for (const entry of entries) {
+      const live = from.pending.includes(entry);
+      const applied = appliedIn.get(entry.record.id);
+      if (applied) {
+        const summary = interruptedApplySummary(applied, (sha) => this.options.commitUrl(sha));
+        if (live) await this.complete(entry, "success", "Applied", summary);
+        this.recovered.push(`- ${entry.record.label}: applied in ${short(applied)}.`);
+        continue;
+      }
+      if (onlyOurApplies || !this.options.repreview) {
+        await this.createRun(state, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, why) });
+        if (live) await this.complete(entry, "neutral", "Moved", movedSummary(state.sha, why));
+        this.recovered.push(`- ${entry.record.label}: carried over unchanged.`);
+        continue;
+      }
+      const next = await this.options.repreview(entry.record, state.sha);
+      if ("closed" in next) {
+        if (live) await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
+        this.recovered.push(`- ${entry.record.label}: closed, ${next.closed}.`);
+        continue;
+      }
+      this.recovered.push(`- ${next.record.label}: ${next.line ?? "previewed again"}.`);
+      await this.createRun(state, next.record, { preview: next.preview, note: next.note });
+      if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
+    }
+    return entries.length > 0;
   }
 
   async push(draft: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord> {
@@ -148,9 +261,9 @@ export class CheckRunStore implements PendingActionStore {
   }
 
   /** Creates the action's run on the state's commit and adds it to the stack. */
-  private async createRun(state: HeadState, record: PendingRecord, content: RunContent): Promise<void> {
-    let name = `${ACTION_CHECK_PREFIX}${record.label}`;
-    if (state.names.has(name)) name = `${name} (#${record.seq})`;
+  private async createRun(state: HeadState, record: PendingRecord, content: RunContent, reusedName?: string): Promise<void> {
+    let name = reusedName ?? `${ACTION_CHECK_PREFIX}${record.label}`;
+    if (!reusedName && state.names.has(name)) name = `${name} (#${record.seq})`;
     const preview = "preview" in content ? content.preview : { summary: "", diff: "" };
     // Annotations point at lines of the commit the preview was made on; a carried run has none.
     const hunks = diffHunks(preview.diff);
@@ -173,13 +286,14 @@ export class CheckRunStore implements PendingActionStore {
       name,
       head_sha: state.sha,
       status: "in_progress",
-      external_id: record.id,
+      // The pull request travels with the run: GitHub lists no pull requests on runs of fork heads.
+      external_id: `pr:${this.pr.number}:${record.id}`,
       started_at: new Date().toISOString(),
       output: { ...output, annotations },
     });
     state.names.add(name);
     state.maxSeq = Math.max(state.maxSeq, record.seq);
-    state.pending.push({ runId: data.id, record, text: output.text });
+    state.pending.push({ runId: data.id, name, record, text: output.text });
   }
 
   async peek(): Promise<PendingRecord | null> {
@@ -229,7 +343,7 @@ export class CheckRunStore implements PendingActionStore {
    */
   async carryTo(sha: string, why: string): Promise<void> {
     const from = await this.load();
-    const target: HeadState = { sha, pending: [], names: new Set(), maxSeq: from.maxSeq };
+    const target: HeadState = { sha, pending: [], dormant: [], ours: true, names: new Set(), maxSeq: from.maxSeq };
     await this.moveEntries(from, target, why);
     this.pr.headSha = sha;
     this.state = target;
@@ -278,15 +392,63 @@ export class CheckRunStore implements PendingActionStore {
   }
 
   /**
+   * Previews one pending action again on the head (the Re-run button on its check): the new run
+   * keeps its place on the stack; the old one is closed as superseded. False when it is not pending.
+   */
+  async repreviewAction(id: string): Promise<boolean> {
+    const state = await this.load();
+    const index = state.pending.findIndex((entry) => entry.record.id === id);
+    const entry = state.pending[index];
+    if (!entry || !this.options.repreview) return false;
+    const next = await this.options.repreview(entry.record, state.sha);
+    state.pending.splice(index, 1);
+    if ("closed" in next) {
+      await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
+      return true;
+    }
+    await this.createRun(state, next.record, { preview: next.preview, note: next.note });
+    await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
+    state.pending.sort((a, b) => a.record.seq - b.record.seq);
+    return true;
+  }
+
+  /**
+   * The pull request was closed or merged: its pending actions will never be applied, so their
+   * runs are completed as neutral (reopening restores them, see `recover`) and so is the gate.
+   * Returns how many were pending.
+   */
+  async closeStack(merged: boolean): Promise<number> {
+    const state = await this.load();
+    const pending = state.pending.splice(0);
+    const summary = prClosedSummary(merged, pending.length);
+    for (const entry of pending) await this.complete(entry, "neutral", PR_CLOSED_VERB, summary);
+    state.dormant = pending;
+    // A pull request that never had a gate or an edit needs none now.
+    if (this.options.gateCheck && (state.gate || pending.length > 0)) await this.writeGate(state, closedGateOutput(summary), false);
+    return pending.length;
+  }
+
+  /** The configuration cannot be read: the gate fails and names the problems (it never waits forever). */
+  async reportBrokenConfig(configFile: string, errors: string[]): Promise<void> {
+    await this.writeGate(await this.load(), brokenConfigGateOutput(configFile, errors), false);
+  }
+
+  /**
    * Brings the gate check of the current head in line with the stack: success when empty,
    * action_required with Apply/Discard buttons (which GitHub shows on completed runs only).
    */
   async updateGate(): Promise<void> {
     if (!this.options.gateCheck) return;
     const state = await this.load();
-    const top = state.pending.at(-1)?.record;
     const stack = state.pending.map((entry) => entry.record).reverse();
-    const desired = gateOutput(stack);
+    await this.writeGate(state, gateOutput(stack), stack.length > 0);
+  }
+
+  private async writeGate(
+    state: HeadState,
+    desired: { conclusion: "action_required" | "success" | "neutral" | "failure"; title: string; summary: string },
+    buttons: boolean,
+  ): Promise<void> {
     const gate = state.gate;
     if (gate && gate.conclusion === desired.conclusion && gate.title === desired.title && gate.summary === desired.summary) return;
     const body = {
@@ -297,7 +459,7 @@ export class CheckRunStore implements PendingActionStore {
       completed_at: new Date().toISOString(),
       external_id: `pr:${this.pr.number}`,
       output: { title: desired.title, summary: desired.summary },
-      actions: top
+      actions: buttons
         ? [
             { label: "Apply newest", description: "Commit the newest pending edit", identifier: "apply" },
             { label: "Discard newest", description: "Drop the newest pending edit", identifier: "discard" },
@@ -310,6 +472,7 @@ export class CheckRunStore implements PendingActionStore {
     } else {
       const { data } = await this.octokit.rest.checks.create({ ...body, name: GATE_CHECK_NAME, head_sha: state.sha });
       state.gate = { id: data.id, conclusion: desired.conclusion, title: desired.title, summary: desired.summary };
+      state.ours = true;
     }
   }
 }

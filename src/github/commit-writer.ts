@@ -4,14 +4,16 @@
  * blob's sha, computed locally; deletions `sha: null`; chunked), a commit whose parent is the
  * head the preview was replayed on, and a compare-and-swap ref update (`force: false`).
  * Author and committer are left out so GitHub signs the commit as the app (Verified).
+ * A fork's branch is written in the fork when its author allows edits by maintainers; when that
+ * is off or GitHub refuses, the edit is offered to the author as a review (suggestions.ts).
  */
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import type { ChangeSet, FileChange } from "../workspace/changeset.js";
 import { renderDiff } from "../workspace/diff.js";
 import { isBinary } from "../workspace/workspace.js";
-import { codeBlock } from "./markdown.js";
-import type { GitHubClient, PullRequestInfo } from "./types.js";
+import { offerAsReview } from "./suggestions.js";
+import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 
 /** Inline trees above a couple of hundred entries or megabytes fail on GitHub: chunk them. */
 const TREE_CHUNK_ENTRIES = 150;
@@ -32,19 +34,7 @@ export interface CommitOptions {
   canWriteWorkflows(): Promise<boolean>;
 }
 
-export async function refuseIfUnwritable(
-  pr: PullRequestInfo,
-  changes: ChangeSet,
-  net: FileChange[],
-  options: CommitOptions,
-): Promise<void> {
-  if (pr.isFork) {
-    const patch = await renderDiff(changes);
-    throw new UserError(
-      `this pull request comes from the fork ${pr.headRepo}, and GitHub does not let apps push to forks. ` +
-        `The edit stays pending; the author can apply it with \`git apply\`:\n\n${codeBlock(patch, "diff")}`,
-    );
-  }
+async function refuseWorkflowsWithoutPermission(net: FileChange[], options: CommitOptions): Promise<void> {
   const workflows = net
     .flatMap((change) => (change.kind === "rename" ? [change.from, change.path] : [change.path]))
     .filter((path) => WORKFLOWS.test(path))
@@ -56,7 +46,7 @@ export async function refuseIfUnwritable(
   }
 }
 
-async function treeEntries(octokit: GitHubClient, pr: PullRequestInfo, changes: ChangeSet, net: FileChange[]): Promise<TreeEntry[]> {
+async function treeEntries(octokit: GitHubClient, repo: RepoRef, changes: ChangeSet, net: FileChange[]): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
   for (const change of net) {
     if (change.kind === "delete") {
@@ -69,8 +59,7 @@ async function treeEntries(octokit: GitHubClient, pr: PullRequestInfo, changes: 
       entries.push({ path: change.path, mode, type: "blob", sha: gitBlobSha(change.content) });
     } else if (isBinary(change.content)) {
       const { data } = await octokit.rest.git.createBlob({
-        owner: pr.owner,
-        repo: pr.repo,
+        ...repo,
         content: Buffer.from(change.content).toString("base64"),
         encoding: "base64",
       });
@@ -109,11 +98,40 @@ export async function commitChangeSet(
 ): Promise<string | undefined> {
   const net = await changes.resolveChanges();
   if (net.length === 0) return undefined;
-  await refuseIfUnwritable(pr, changes, net, options);
-  const repo = { owner: pr.owner, repo: pr.repo };
+  await refuseWorkflowsWithoutPermission(net, options);
+  if (!pr.isFork) return writeCommit(octokit, { owner: pr.owner, repo: pr.repo }, pr, changes, net, options);
+  const offer = async (why: string) => {
+    const offered = await offerAsReview(octokit, pr, await renderDiff(changes), why);
+    return new UserError(`this pull request comes from the fork ${pr.headRepo}, and ${why}. The edit stays pending; ${offered}`);
+  };
+  if (!pr.maintainerCanModify) throw await offer("its author does not allow edits by maintainers");
+  const [owner = "", repo = ""] = pr.headRepo.split("/");
+  try {
+    return await writeCommit(octokit, { owner, repo }, pr, changes, net, options);
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    // 403/404: the installation may not write to the fork (GitHub does not promise apps what maintainers may do).
+    if (status !== 403 && status !== 404) throw error;
+    throw await offer(`GitHub refused the push to it (${errorMessage(error) || `status ${status}`})`);
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return ((error as { response?: { data?: { message?: string } } }).response?.data?.message ?? (error as Error).message ?? "").trim();
+}
+
+/** Trees, commit and the compare-and-swap ref update in `repo` (the base, or the fork of a fork PR). */
+async function writeCommit(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  pr: PullRequestInfo,
+  changes: ChangeSet,
+  net: FileChange[],
+  options: CommitOptions,
+): Promise<string> {
   const { data: head } = await octokit.rest.git.getCommit({ ...repo, commit_sha: pr.headSha });
   let tree = head.tree.sha;
-  for (const chunk of chunks(await treeEntries(octokit, pr, changes, net))) {
+  for (const chunk of chunks(await treeEntries(octokit, repo, changes, net))) {
     const { data } = await octokit.rest.git.createTree({ ...repo, base_tree: tree, tree: chunk });
     tree = data.sha;
   }
@@ -121,6 +139,8 @@ export async function commitChangeSet(
   try {
     await octokit.rest.git.updateRef({ ...repo, ref: `heads/${pr.headRef}`, sha: commit.sha, force: false });
   } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (pr.isFork && (status === 403 || status === 404)) throw error; // the fork refused us: offered as a review
     const refusal = refusedRefUpdate(error, pr.headRef);
     if (refusal) throw new UserError(refusal);
     // A 5xx may come after the ref moved (GitHub answered late or a proxy failed): what counts is the branch.
@@ -145,7 +165,7 @@ async function branchPointsAt(octokit: GitHubClient, repo: { owner: string; repo
  */
 export function refusedRefUpdate(error: unknown, branch: string): string | undefined {
   const status = (error as { status?: number }).status;
-  const message = (error as { response?: { data?: { message?: string } } }).response?.data?.message ?? (error as Error).message ?? "";
+  const message = errorMessage(error);
   if (status !== 422 && status !== 409 && status !== 403) return undefined;
   if (/reference does not exist/i.test(message)) {
     return `the branch ${branch} no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it.`;

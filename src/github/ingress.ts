@@ -8,6 +8,7 @@ import type { Context } from "probot";
 import { parseCommands } from "../core/commands.js";
 import type { Request, RequestActor, Trigger } from "../pipeline/request.js";
 import { ACTION_CHECK_PREFIX, GATE_CHECK_NAME } from "./check-runs.js";
+import { actionIdOf } from "./lifecycle.js";
 
 /** The webhook events ingress reads (Probot `app.on` names). */
 export const INGRESS_EVENTS = [
@@ -55,9 +56,12 @@ function isOurRun(name: string): boolean {
   return name === GATE_CHECK_NAME || name.startsWith(ACTION_CHECK_PREFIX);
 }
 
-/** A check run's pull request: the gate names it in its external id, others through GitHub's list. */
+/**
+ * A check run's pull request: our runs name it in their external id (`pr:N`, `pr:N:<action>`),
+ * since GitHub lists no pull requests on runs of fork heads; others through GitHub's list.
+ */
 function runPullRequest(run: { external_id: string | null; pull_requests: Array<{ number: number }> }): number | undefined {
-  const number = Number(/^pr:(\d+)$/.exec(run.external_id ?? "")?.[1] ?? run.pull_requests[0]?.number);
+  const number = Number(/^pr:(\d+)(?::|$)/.exec(run.external_id ?? "")?.[1] ?? run.pull_requests[0]?.number);
   return Number.isInteger(number) && number > 0 ? number : undefined;
 }
 
@@ -85,7 +89,8 @@ function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request |
   const run = delivery.payload.check_run;
   const number = runPullRequest(run);
   if (!isOurRun(run.name) || number === undefined) return undefined;
-  return request(delivery, number, { kind: "rerequested", checkRunId: run.id, name: run.name });
+  const actionId = actionIdOf({ name: run.name, conclusion: run.conclusion, output: run.output });
+  return request(delivery, number, { kind: "rerequested", checkRunId: run.id, name: run.name, ...(actionId ? { actionId } : {}) });
 }
 
 function fromCompleted(delivery: Delivery<"check_run.completed">): Request | undefined {

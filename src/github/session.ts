@@ -11,6 +11,7 @@ import type { Reply } from "../pipeline/reply.js";
 import type { Request, RequestActor } from "../pipeline/request.js";
 import { CheckRunStore } from "./check-runs.js";
 import { commitChangeSet } from "./commit-writer.js";
+import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { allows, permissionOf } from "./permissions.js";
 import { renderGitHubReply } from "./replies.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
@@ -78,6 +79,7 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
     headRef: data.head.ref,
     headRepo,
     isFork: headRepo !== baseRepo,
+    maintainerCanModify: data.maintainer_can_modify === true,
     state: data.state,
     merged: data.merged === true,
     ...(data.base.repo.default_branch ? { defaultBranch: data.base.repo.default_branch } : {}),
@@ -108,6 +110,18 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
   const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
   const commentId = request.trigger.kind === "comment" ? request.trigger.commentId : undefined;
+  // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
+  const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
+    new CheckRunStore(
+      octokit,
+      { ...pr, headSha },
+      {
+        appId: options.appId,
+        gateCheck: config.gateCheck,
+        commitUrl,
+        repreview: repreviewerFor(octokit, pr, options.runtime.registry, config.limits),
+      },
+    );
   return {
     runtime: options.runtime,
     log: options.log,
@@ -118,10 +132,18 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
     pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
-    stack: {
-      // The store gets its own copy: what it learns about the head stays inside it.
-      open: (pr, headSha, config) =>
-        new CheckRunStore(octokit, { ...pr, headSha }, { appId: options.appId, gateCheck: config.gateCheck, commitUrl }),
+    stack: { open: openStore },
+    lifecycle: {
+      refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
+      rerun: (pr, config, actionId) => rerunCheck(openStore(pr, pr.headSha, config), actionId),
+      async closed(pr, config, merged) {
+        await openStore(pr, pr.headSha, config).closeStack(merged);
+        return undefined;
+      },
+      async brokenConfig(pr, file, errors) {
+        // The gate is shown whatever `gate_check` says: the configuration that says it is unreadable.
+        await new CheckRunStore(octokit, pr, { appId: options.appId, gateCheck: true, commitUrl }).reportBrokenConfig(file, errors);
+      },
     },
     workspace: {
       async at(pr, sha, config) {

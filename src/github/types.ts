@@ -16,6 +16,8 @@ export interface PullRequestInfo extends RepoRef {
   /** `owner/name` of the repository holding the head branch. */
   headRepo: string;
   isFork: boolean;
+  /** The author of a fork pull request allowed edits by maintainers. */
+  maintainerCanModify?: boolean;
   state: string;
   /** Set for a closed pull request that was merged. */
   merged?: boolean;

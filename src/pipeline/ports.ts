@@ -47,6 +47,22 @@ export interface StackStore extends PendingActionStore {
   resync?(sha: string, repreview: (record: PendingRecord) => Promise<Repreviewed>): Promise<void>;
 }
 
+/**
+ * What a forge does to a pull request's stack when the forge itself, not a command, moved things
+ * (GitHub: check suites, stale runs, Re-run, a closed pull request). Each answers with what to
+ * tell the pull request (plain text), if anything.
+ */
+export interface LifecyclePort<C, P> {
+  /** Finds the stack wherever it is now (earlier heads, stale runs) and puts the gate on the head. */
+  refresh(pr: P, config: C): Promise<string | undefined>;
+  /** Re-run on one of the bot's checks: the action it shows is previewed again; the gate refreshed. */
+  rerun(pr: P, config: C, actionId: string | undefined): Promise<string | undefined>;
+  /** The pull request was closed or merged: pending actions and the gate are completed, not applied. */
+  closed(pr: P, config: C, merged: boolean): Promise<string | undefined>;
+  /** A configuration nobody can use: said on the gate, so a required check does not wait forever. */
+  brokenConfig(pr: P, file: string, errors: string[]): Promise<void>;
+}
+
 export interface PipelineLog {
   warn(details: { err: unknown }, message: string): void;
   error(details: { err: unknown }, message: string): void;
@@ -75,6 +91,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   log: PipelineLog;
   /** Told which command runs and when writing starts (a worker pool's time limit and stop reply). */
   progress?: Progress;
+  /** Stack upkeep for forge events; a forge without such events leaves it out. */
+  lifecycle?: LifecyclePort<C, P>;
   /** How this forge says the resolve commands in hints (default: the PR comment syntax). */
   resolveCommands?: string;
 }

@@ -25,7 +25,12 @@ export type Trigger =
   /** A check suite was requested for a head commit. */
   | { kind: "check_suite"; headSha: string }
   /** Someone asked GitHub to re-run one of the app's check runs. */
-  | { kind: "rerequested"; checkRunId: number; name: string }
+  | {
+      kind: "rerequested";
+      checkRunId: number;
+      name: string;
+      /** The pending action the run shows (none for the gate). */ actionId?: string;
+    }
   /** GitHub marked one of the app's in-progress check runs stale (after 14 days). */
   | { kind: "stale"; checkRunId: number };
 

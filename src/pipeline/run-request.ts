@@ -32,22 +32,16 @@ interface TriggerHandler<K extends TriggerKind> {
   answersFailures: boolean;
 }
 
-/** Triggers with no behaviour yet: nothing is read or written (issue 9 gives them theirs). */
-function nothing<K extends TriggerKind>(): TriggerHandler<K> {
-  return { run: async () => undefined, answersFailures: false };
-}
-
 const HANDLERS: { [K in TriggerKind]: TriggerHandler<K> } = {
   comment: { run: onComment, answersFailures: true },
   button: { run: onButton, answersFailures: true },
   push: { run: onPush, answersFailures: false },
   opened: { run: onOpened, answersFailures: false },
   reopened: { run: onOpened, answersFailures: false },
-  // Today a closed pull request keeps its stack and its gate as they are.
-  closed: nothing(),
-  check_suite: nothing(),
-  rerequested: nothing(),
-  stale: nothing(),
+  closed: { run: onLifecycle, answersFailures: false },
+  check_suite: { run: onLifecycle, answersFailures: false },
+  rerequested: { run: onLifecycle, answersFailures: false },
+  stale: { run: onLifecycle, answersFailures: false },
 };
 
 export async function runRequest(request: Request, ports: AnyPorts): Promise<RequestResult> {
@@ -178,4 +172,35 @@ async function onOpened(_request: Request, _trigger: TriggerOf<"opened" | "reope
   const pr = await ports.pullRequest.read();
   await ports.stack.open(pr, pr.headSha, loaded.config).updateGate?.();
   return undefined;
+}
+
+/**
+ * Events of the forge itself: a closed or merged pull request completes its pending actions
+ * without applying them; a new check suite, a run gone stale or a Re-run finds the stack wherever
+ * it is now and puts the gate on the head. What moved is said on the pull request.
+ */
+async function onLifecycle(
+  _request: Request,
+  trigger: TriggerOf<"closed" | "check_suite" | "rerequested" | "stale">,
+  ports: AnyPorts,
+): Promise<Reply | undefined> {
+  const lifecycle = ports.lifecycle;
+  if (!lifecycle) return undefined;
+  const loaded = await ports.config.load();
+  const pr = await ports.pullRequest.read();
+  const closing = trigger.kind === "closed";
+  // A closed pull request's stack stays as its close left it, until it is reopened.
+  if (pr.state === "closed" && !closing) return undefined;
+  if (!loaded.ok) {
+    if (pr.state !== "closed") await lifecycle.brokenConfig(pr, loaded.file, loaded.errors);
+    return undefined;
+  }
+  const config = loaded.config;
+  const notice = closing
+    ? await lifecycle.closed(pr, config, trigger.merged)
+    : trigger.kind === "rerequested"
+      ? await lifecycle.rerun(pr, config, trigger.actionId)
+      : await lifecycle.refresh(pr, config);
+  if (notice === undefined) return undefined;
+  return { status: "ok", outcomes: [], skipped: [], notice, ...withStack(await ports.stack.open(pr, pr.headSha, config).list(), ports) };
 }

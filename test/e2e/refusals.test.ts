@@ -100,30 +100,6 @@ test("a workflow file change without the workflows permission is refused before 
   await comment(bot, REPO, prNumber, "alice", "/resolve discard cleanup");
 });
 
-test("fork pull requests: previews work; apply is refused with a patch ready for git apply; it stays pending", async () => {
-  const fork = await bot.gh.createPullRequest({
-    repo: REPO,
-    head: "fix",
-    headRepo: "bob/gadgets",
-    user: "bob",
-    commits: [{ files: { "src/b.ts": 'console.log("b");\n' } }],
-  });
-  const previewed = await comment(bot, REPO, fork.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
-  expect(previewed.done).toBe("rocket");
-  bot.gh.clearLog();
-  const applied = await comment(bot, REPO, fork.number, "alice", "/resolve apply please");
-  expect(applied.done).toBe("confused");
-  expect(applied.reply).toContain(
-    "Apply failed: this pull request comes from the fork bob/gadgets, and GitHub does not let apps push to forks. The edit stays pending; the author can apply it with `git apply`:",
-  );
-  expect(applied.reply).toContain(
-    '```diff\ndiff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n export const a = 1;\n-console.log("a", a);\n+logger.info("a", a);\n',
-  );
-  expect(applied.reply).toMatch(/Pending: AST Edit: 2 replacements in 2 files\. Resolve it with/);
-  expect(repositoryWrites()).toEqual([]);
-  expect(runsOn(bot, REPO, fork.headSha).find((run) => run.name.startsWith("resolve-bot: AST Edit"))?.status).toBe("in_progress");
-});
-
 test("an unexpected GitHub failure gets an apology, 😕, and no repository writes", async () => {
   const fault = bot.gh.injectFault({ method: "GET", path: "/repos/:o/:r/tarball/*", status: 404 });
   const result = await comment(bot, REPO, prNumber, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");

@@ -1,5 +1,5 @@
 import { CheckRunStore, OUTPUT_LIMIT } from "../../src/github/check-runs.js";
-import { decodeRecord } from "../../src/github/record-codec.js";
+import { decodeRecord, encodeRecord } from "../../src/github/record-codec.js";
 import type { PendingRecord } from "../../src/core/store.js";
 import { fakeOctokit } from "../helpers/fake-octokit.js";
 
@@ -50,14 +50,14 @@ describe("CheckRunStore", () => {
     expect([create.name, create.status, create.external_id, create.output.title]).toEqual([
       "resolve-bot: AST Edit: 120 replacements in 1 file",
       "in_progress",
-      "id-AST Edit: 120 replacements in 1 file",
+      "pr:7:id-AST Edit: 120 replacements in 1 file",
       "AST Edit: 120 replacements in 1 file",
     ]);
     expect(decodeRecord(create.output.summary)).toEqual(record);
     expect(create.output.annotations).toHaveLength(50);
     expect(create.output.summary).toContain("The first 50 of 120 changed hunks are annotated; the full diff is below.");
     // A head with none of our runs yet is read once more: it may be an interrupted apply of ours.
-    expect(calls.map((call) => call.method)).toEqual(["checks.listForRef", "git.getCommit", "checks.create"]);
+    expect(calls.map((call) => call.method)).toEqual(["checks.listForRef", "pulls.listCommits", "checks.create"]);
   });
 
   test("a diff over GitHub's limit is cut below 65,535 characters with a note", async () => {
@@ -146,5 +146,103 @@ describe("CheckRunStore", () => {
     const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => [] });
     await new CheckRunStore(octokit, pr(), { ...options, gateCheck: false }).updateGate();
     expect(calls).toEqual([]);
+  });
+
+  describe("finding the stack wherever GitHub left it", () => {
+    const HEAD = "a".repeat(40);
+    const OLD = "c".repeat(40);
+    const run = (id: number, label: string, status: string, conclusion: string | null, title = label) => ({
+      id,
+      name: `resolve-bot: ${label}`,
+      status,
+      conclusion,
+      external_id: `id-${label}`,
+      output: { title, summary: `s\n\n${encodeRecord({ ...draft(label), seq: id })}`, text: `diff of ${label}` },
+    });
+    const methods = (calls: Array<{ method: string }>) => calls.map((call) => call.method);
+
+    test("a stale run comes back once, under its own name; an action with another run on the head is not resurrected", async () => {
+      const runs = [run(3, "Stale", "completed", "stale"), run(2, "Kept", "completed", "stale"), run(1, "Kept", "in_progress", null)];
+      const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => runs });
+      const store = new CheckRunStore(octokit, pr(), options);
+      expect((await store.list()).map((record) => record.label)).toEqual(["Stale", "Kept"]);
+      const created = calls.filter((call) => call.method === "checks.create").map((call) => call.params);
+      expect(created.map((params) => [params.name, params.status, params.output.text])).toEqual([
+        ["resolve-bot: Stale", "in_progress", "diff of Stale"],
+        ["resolve-bot", "completed", undefined],
+      ]);
+      expect(created[0]!.output.summary).toMatch(/^Restored on aaaaaaa:/);
+    });
+
+    test("on a closed pull request nothing is restored or written", async () => {
+      const runs = [run(1, "Stale", "completed", "stale")];
+      const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => runs });
+      expect(await new CheckRunStore(octokit, { ...pr(), state: "closed" }, options).list()).toEqual([]);
+      expect(methods(calls)).toEqual(["checks.listForRef"]);
+    });
+
+    test("closing: every pending run and the gate become neutral with the count; reopening restores them", async () => {
+      const runs: any[] = [run(2, "Two", "in_progress", null), run(1, "One", "in_progress", null)];
+      const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => runs });
+      expect(await new CheckRunStore(octokit, { ...pr(), state: "closed", merged: true }, options).closeStack(true)).toBe(2);
+      const updates = calls.filter((call) => call.method === "checks.update").map((call) => call.params);
+      expect(updates.map((params) => [params.conclusion, params.output.title, params.output.summary.split("\n")[0]])).toEqual([
+        ["neutral", "Not applied: One", "PR merged with 2 pending edits; they were not applied."],
+        ["neutral", "Not applied: Two", "PR merged with 2 pending edits; they were not applied."],
+      ]);
+      const gate = calls.find((call) => call.method === "checks.create")!.params;
+      expect([gate.name, gate.conclusion, gate.output.title, gate.actions]).toEqual([
+        "resolve-bot",
+        "neutral",
+        "PR merged with 2 pending edits; they were not applied.",
+        [],
+      ]);
+      // What the close wrote is what a reopened pull request reads back.
+      const closed = [run(4, "Two", "completed", "neutral", "Not applied: Two"), run(3, "One", "completed", "neutral", "Not applied: One")];
+      const reopened = fakeOctokit({ "checks.listForRef": () => closed });
+      expect((await new CheckRunStore(reopened.octokit, pr(), options).list()).map((record) => record.label)).toEqual(["Two", "One"]);
+    });
+
+    test("closing a pull request that never had a gate or an edit writes nothing", async () => {
+      const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => [] });
+      expect(await new CheckRunStore(octokit, { ...pr(), state: "closed" }, options).closeStack(false)).toBe(0);
+      expect(methods(calls)).toEqual(["checks.listForRef"]);
+    });
+
+    test("a head without our runs takes the stack of the newest earlier commit that has them: applied ones complete, the rest are re-previewed", async () => {
+      const commits = [
+        { sha: OLD, commit: { message: "start" } },
+        { sha: "e".repeat(40), commit: { message: "ours\n\nResolve-Action: id-Top\n" } },
+        { sha: HEAD, commit: { message: "someone else's push" } },
+      ];
+      const byRef: Record<string, unknown[]> = { [OLD]: [run(2, "Top", "in_progress", null), run(1, "Below", "in_progress", null)] };
+      const { octokit, calls } = fakeOctokit({
+        "checks.listForRef": (params) => byRef[params.ref] ?? [],
+        "pulls.listCommits": () => commits,
+      });
+      const repreviewed: string[] = [];
+      const store = new CheckRunStore(octokit, pr(), {
+        ...options,
+        repreview: async (record, sha) => {
+          repreviewed.push(`${record.label}@${sha.slice(0, 1)}`);
+          return { record: { ...record, headSha: sha }, preview: { summary: "", diff: "" }, note: "again" };
+        },
+      });
+      expect((await store.list()).map((record) => record.label)).toEqual(["Below"]);
+      expect(repreviewed).toEqual(["Below@a"]);
+      // The walk read the two commits below the head, newest first, and stopped at the one with our runs.
+      expect(calls.filter((call) => call.method === "checks.listForRef").map((call) => call.params.ref)).toEqual([
+        HEAD,
+        "e".repeat(40),
+        OLD,
+      ]);
+      const updates = calls
+        .filter((call) => call.method === "checks.update")
+        .map((call) => [call.params.check_run_id, call.params.conclusion]);
+      expect(updates).toEqual([
+        [1, "neutral"],
+        [2, "success"],
+      ]);
+    });
   });
 });

@@ -148,13 +148,53 @@ describe("commitChangeSet", () => {
     );
   });
 
-  test("forks and workflow files are refused before any call", async () => {
+  test("a fork whose author allows edits by maintainers is written in the fork", async () => {
+    const changes = new ChangeSet(new MemoryWorkspace({ "a.ts": "a\n" }, HEAD));
+    await changes.write("a.ts", "b\n");
+    const { octokit, calls } = fakeOctokit(responses());
+    expect(
+      await commitChangeSet(octokit, { ...pr(true), maintainerCanModify: true }, changes, {
+        message: "m",
+        canWriteWorkflows: async () => true,
+      }),
+    ).toBe("d".repeat(40));
+    expect(calls.map((call) => `${call.method} ${call.params.owner}/${call.params.repo}`)).toEqual([
+      "git.getCommit f/r",
+      "git.createTree f/r",
+      "git.createCommit f/r",
+      "git.updateRef f/r",
+    ]);
+  });
+
+  test("a fork that refuses the push, or does not allow edits, gets a review with suggestions and writes no commit", async () => {
+    const changes = new ChangeSet(new MemoryWorkspace({ "a.ts": "1\n2\n3\n" }, HEAD));
+    await changes.write("a.ts", "1\ntwo\n3\n");
+    const refused = Object.assign(new Error("Resource not accessible by integration"), { status: 403 });
+    const { octokit, calls } = fakeOctokit({
+      ...responses(),
+      "git.createTree": () => Promise.reject(refused),
+      "pulls.listFiles": () => [{ filename: "a.ts", patch: "@@ -1,2 +1,3 @@\n 1\n+2\n 3" }],
+      "pulls.createReview": () => ({ html_url: "https://example.test/review" }),
+    });
+    await expect(
+      commitChangeSet(octokit, { ...pr(true), maintainerCanModify: true }, changes, { message: "m", canWriteWorkflows: async () => true }),
+    ).rejects.toThrow(
+      "this pull request comes from the fork f/r, and GitHub refused the push to it (Resource not accessible by integration). The edit stays pending; it is offered in [a review](https://example.test/review) as 1 suggested change the author can commit in one click.",
+    );
+    const review = calls.find((call) => call.method === "pulls.createReview")!.params;
+    expect(review.comments).toEqual([
+      { path: "a.ts", line: 3, start_line: 1, start_side: "RIGHT", side: "RIGHT", body: "```suggestion\n1\ntwo\n3\n```" },
+    ]);
+    await expect(commitChangeSet(octokit, pr(true), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(
+      "this pull request comes from the fork f/r, and its author does not allow edits by maintainers.",
+    );
+    expect(calls.filter((call) => call.method === "git.updateRef")).toEqual([]);
+  });
+
+  test("workflow files without the permission are refused before any call", async () => {
     const changes = new ChangeSet(new MemoryWorkspace({ ".github/workflows/ci.yml": "on: push\n" }, HEAD));
     await changes.write(".github/workflows/ci.yml", "on: pull_request\n");
     const { octokit, calls } = fakeOctokit(responses());
-    await expect(commitChangeSet(octokit, pr(true), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(
-      /^this pull request comes from the fork f\/r, .*\n\n```diff\ndiff --git a\/\.github\/workflows\/ci\.yml/s,
-    );
     await expect(commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => false })).rejects.toThrow(
       "this change touches .github/workflows/ci.yml, and the app does not have the `workflows` permission",
     );

@@ -4,8 +4,9 @@ export interface Call {
   params: Record<string, any>;
 }
 
-/** Answers for calls a test did not script: a plain commit (no `Resolve-Action:` trailer). */
+/** Answers for calls a test did not script: a plain commit (no `Resolve-Action:` trailer), a PR with no earlier commits. */
 const defaults: Record<string, (params: Record<string, any>) => unknown> = {
+  "pulls.listCommits": () => [],
   "git.getCommit": (params) => ({
     sha: params.commit_sha,
     message: "a commit\n",
@@ -24,6 +25,12 @@ export function fakeOctokit(responses: Record<string, (params: Record<string, an
     return { data: { id: nextId++, sha: `sha${nextId++}` } };
   };
   const rest = {
+    pulls: {
+      listCommits: handler("pulls.listCommits"),
+      listFiles: handler("pulls.listFiles"),
+      createReview: handler("pulls.createReview"),
+    },
+    issues: { createComment: handler("issues.createComment") },
     checks: { create: handler("checks.create"), update: handler("checks.update"), listForRef: handler("checks.listForRef") },
     git: {
       getCommit: handler("git.getCommit"),

@@ -12,9 +12,21 @@ import { registerCheckRoutes } from "./routes/checks.js";
 import { RouteContext } from "./routes/context.js";
 import { registerGitRoutes } from "./routes/git.js";
 import { registerRepoRoutes } from "./routes/repos.js";
+import { registerReviewRoutes } from "./routes/reviews.js";
 import { API_PREFIX, EmulatorServer } from "./server.js";
 import { Shapes } from "./shapes.js";
-import { EmulatorState, isoNow, type CheckRun, type PullRequest, type Repo, type Role } from "./state.js";
+import {
+  advanceClock,
+  clockNow,
+  EmulatorState,
+  isoNow,
+  type CheckRun,
+  type ForkPushPolicy,
+  type PullRequest,
+  type Repo,
+  type Review,
+  type Role,
+} from "./state.js";
 import { Traffic, type Fault, type FaultSpec, type Hook, type LogEntry } from "./traffic.js";
 import { deliverWebhook, WebhookFactory, type DeliveryResult, type WebhookEvent } from "./webhooks.js";
 
@@ -64,6 +76,9 @@ export interface Violation {
   operation: string | undefined;
   errors: string[];
 }
+
+/** GitHub completes check runs that stay incomplete longer than this as `stale`. */
+export const STALE_AFTER_MS = 14 * 24 * 60 * 60 * 1000;
 
 function identityOf(author: string | GitIdentity | undefined): GitIdentity {
   if (typeof author === "object") return author;
@@ -116,6 +131,7 @@ export class GitHubEmulator {
     registerAppRoutes(this.router, this.context);
     registerCheckRoutes(this.router, this.context);
     registerGitRoutes(this.router, this.context);
+    registerReviewRoutes(this.router, this.context);
     registerRepoRoutes(this.router, this.context);
     this.factory = new WebhookFactory(this.context);
   }
@@ -374,6 +390,24 @@ export class GitHubEmulator {
     this.state.setRole(this.repoOf(fullName), login, role);
   }
 
+  /** Whether the app may push to fork branches whose pull request allows edits by maintainers. */
+  setForkPushPolicy(policy: ForkPushPolicy): void {
+    this.state.forkPushPolicy = policy;
+  }
+
+  /** Turn "Allow edits by maintainers" on or off for a pull request. */
+  setMaintainerCanModify(fullName: string, number: number, allowed: boolean): void {
+    this.pullOf(fullName, number).maintainerCanModify = allowed;
+  }
+
+  /** Reviews posted on a pull request, with their line comments. */
+  reviews(fullName: string, number: number): Array<Omit<Review, "repo" | "user"> & { user: string }> {
+    const repo = this.repoOf(fullName);
+    return this.state.reviews
+      .filter((review) => review.repo === repo && review.number === number)
+      .map(({ repo: _repo, user, ...review }) => ({ ...review, user: user.login, comments: review.comments.map((c) => ({ ...c })) }));
+  }
+
   /** Grant or revoke an installation permission, e.g. `setAppPermission("workflows", "write")`. */
   setAppPermission(name: string, level: "read" | "write" | undefined): void {
     if (level) this.state.app.permissions[name] = level;
@@ -386,6 +420,28 @@ export class GitHubEmulator {
 
   revokeWorkflows(): void {
     this.setAppPermission("workflows", undefined);
+  }
+
+  /**
+   * Moves the emulator's clock forward. As GitHub does, every check run left incomplete for more
+   * than 14 days is then completed with conclusion `stale`. Returns the `check_run.completed`
+   * deliveries GitHub sends for this app's runs; a test that does not deliver one models a lost delivery.
+   */
+  async advanceClock(ms: number): Promise<WebhookEvent[]> {
+    advanceClock(ms);
+    const events: WebhookEvent[] = [];
+    for (const run of this.state.checkRuns) {
+      if (run.status === "completed" || clockNow() - Date.parse(run.createdAt) <= STALE_AFTER_MS) continue;
+      run.status = "completed";
+      run.conclusion = "stale";
+      run.completedAt = isoNow();
+      if (run.appId === this.state.app.id) {
+        events.push(
+          await this.webhooks.checkRun({ repo: run.repo.fullName, checkRunId: run.id, action: "completed", user: run.repo.owner.login }),
+        );
+      }
+    }
+    return events;
   }
 
   /** Add a check run as another app would (e.g. CI); `appId` defaults to a foreign app. */
@@ -405,6 +461,7 @@ export class GitHubEmulator {
       checkSuiteId: this.state.checkSuiteId(repo, run.headSha, appId),
       headSha: run.headSha,
       name: run.name,
+      createdAt: now,
       status: completed ? "completed" : (run.status ?? "queued"),
       conclusion: run.conclusion ?? (completed ? "success" : null),
       startedAt: now,

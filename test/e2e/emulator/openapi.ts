@@ -57,12 +57,25 @@ function rewriteNullable(node: unknown): void {
  * Known defects of the description itself, fixed before use. Each entry says what is wrong.
  * - `GET /app/installations` inlines `installation.account` as `allOf: [simple-user, enterprise]`,
  *   which no account can satisfy; the `installation` component says `anyOf`, as GitHub answers.
+ * - A check run's `conclusion` omits `stale`, which GitHub sets on runs incomplete for 14 days
+ *   (and sends in `check_run.completed`); the check-suite schema already lists it.
  */
 function applyErrata(doc: OpenApiDoc): void {
+  addStaleConclusion(doc.components.schemas?.["check-run"]);
+  for (const [key, hook] of Object.entries(doc["x-webhooks"] ?? {})) if (key.startsWith("check-run-")) addStaleConclusion(hook);
   const list = doc.paths["/app/installations"]?.get?.responses?.["200"] as Schema | undefined;
   const items = ((list?.content as Record<string, { schema?: Schema }> | undefined)?.["application/json"]?.schema?.items ?? undefined) as
     { properties?: Record<string, unknown> } | undefined;
   if (items?.properties?.account) items.properties.account = { $ref: "#/components/schemas/installation/properties/account" };
+}
+
+/** Adds `stale` to every check-run `conclusion` enum under `node` (in place). */
+function addStaleConclusion(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(addStaleConclusion);
+  if (!node || typeof node !== "object") return;
+  const conclusion = (node as { properties?: { conclusion?: { enum?: unknown[] } } }).properties?.conclusion;
+  if (conclusion?.enum?.includes("timed_out") && !conclusion.enum.includes("stale")) conclusion.enum.push("stale");
+  for (const value of Object.values(node)) addStaleConclusion(value);
 }
 
 /** Point local `#/components/...` refs of an inline schema at the registered document. */

@@ -369,7 +369,6 @@ export class Shapes {
   checkRun(run: CheckRun, app: AppInfo, pulls: Array<{ pr: PullRequest; headSha: string; baseSha: string }>): Json {
     const repoUrl = `${this.api}/repos/${run.repo.fullName}`;
     const url = `${repoUrl}/check-runs/${run.id}`;
-    const minimalRepo = (r: Repo): Json => ({ id: r.id, url: `${this.api}/repos/${r.fullName}`, name: r.name });
     return {
       id: run.id,
       name: run.name,
@@ -392,14 +391,20 @@ export class Shapes {
       },
       check_suite: { id: run.checkSuiteId },
       app: this.app(app),
-      pull_requests: pulls.map(({ pr, headSha, baseSha }) => ({
-        url: `${repoUrl}/pulls/${pr.number}`,
-        id: pr.id,
-        number: pr.number,
-        head: { ref: pr.headRef, sha: headSha, repo: minimalRepo(pr.headRepo) },
-        base: { ref: pr.baseRef, sha: baseSha, repo: minimalRepo(pr.repo) },
-      })),
+      pull_requests: this.pullRefs(pulls),
     };
+  }
+
+  /** The minimal pull requests that check runs and check suites list. */
+  pullRefs(pulls: Array<{ pr: PullRequest; headSha: string; baseSha: string }>): Json[] {
+    const minimalRepo = (r: Repo): Json => ({ id: r.id, url: `${this.api}/repos/${r.fullName}`, name: r.name });
+    return pulls.map(({ pr, headSha, baseSha }) => ({
+      url: `${this.api}/repos/${pr.repo.fullName}/pulls/${pr.number}`,
+      id: pr.id,
+      number: pr.number,
+      head: { ref: pr.headRef, sha: headSha, repo: minimalRepo(pr.headRepo) },
+      base: { ref: pr.baseRef, sha: baseSha, repo: minimalRepo(pr.repo) },
+    }));
   }
 
   annotation(run: CheckRun, a: CheckRun["annotations"][number]): Json {

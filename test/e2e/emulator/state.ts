@@ -98,6 +98,33 @@ export interface Annotation {
   raw_details?: string;
 }
 
+/** A line comment of a review (`line`/`start_line` on the RIGHT side: the head's lines). */
+export interface ReviewComment {
+  id: number;
+  path: string;
+  line: number;
+  startLine: number | null;
+  body: string;
+}
+
+export interface Review {
+  id: number;
+  repo: Repo;
+  number: number;
+  user: User;
+  body: string;
+  state: "COMMENTED" | "APPROVED" | "CHANGES_REQUESTED" | "PENDING";
+  commitId: string;
+  submittedAt: string;
+  comments: ReviewComment[];
+}
+
+/**
+ * Whether the app's installation token may push to a fork's pull request branch when the author
+ * allowed edits by maintainers. GitHub's docs leave it open, so tests choose.
+ */
+export type ForkPushPolicy = "maintainer_can_modify" | "never";
+
 export interface CheckAction {
   label: string;
   description: string;
@@ -111,6 +138,8 @@ export interface CheckRun {
   checkSuiteId: number;
   headSha: string;
   name: string;
+  /** When GitHub created it, on the emulator's clock (runs incomplete 14 days later go stale). */
+  createdAt: string;
   status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
   conclusion: string | null;
   startedAt: string | null;
@@ -122,9 +151,23 @@ export interface CheckRun {
   actions: CheckAction[];
 }
 
+/**
+ * The emulator's clock: real time plus whatever a test fast-forwarded (GitHub's 14-day `stale`
+ * rule). Module-wide, as jest gives each test file its own module registry.
+ */
+let clockOffsetMs = 0;
+
+export function clockNow(): number {
+  return Date.now() + clockOffsetMs;
+}
+
+export function advanceClock(ms: number): void {
+  clockOffsetMs += ms;
+}
+
 /** GitHub-style timestamps: second precision, `Z`. */
 export function isoNow(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  return new Date(clockNow()).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 export class EmulatorState {
@@ -135,6 +178,8 @@ export class EmulatorState {
   readonly comments: IssueComment[] = [];
   readonly reactions: Reaction[] = [];
   readonly checkRuns: CheckRun[] = [];
+  readonly reviews: Review[] = [];
+  forkPushPolicy: ForkPushPolicy = "never";
   /** `owner/repo` → login → role. */
   readonly permissions = new Map<string, Map<string, Role>>();
   /** Commits GitHub made (and signed) on the app's behalf: sha → signature payload. */
@@ -227,5 +272,18 @@ export class EmulatorState {
    */
   installedOn(repo: Repo): boolean {
     return !repo.parent || repo.owner.login.toLowerCase() === this.installation.account.login.toLowerCase();
+  }
+
+  /**
+   * The branches of a fork the app may push to: head branches of open pull requests whose author
+   * allowed edits by maintainers (when the policy lets apps do what maintainers may).
+   */
+  maintainerBranches(repo: Repo): string[] {
+    if (this.forkPushPolicy === "never") return [];
+    return this.pulls
+      .filter(
+        (pr) => pr.headRepo === repo && pr.repo !== repo && pr.state === "open" && pr.maintainerCanModify && this.installedOn(pr.repo),
+      )
+      .map((pr) => pr.headRef);
   }
 }

@@ -154,39 +154,90 @@ export class WebhookFactory {
 
   /** `check_run.requested_action`: a user clicked an action button of one of the app's runs. */
   async checkRunRequestedAction(opts: { repo: string; checkRunId: number; identifier: string; user: string }): Promise<WebhookEvent> {
+    const event = await this.checkRun({ ...opts, action: "requested_action" });
+    event.payload.requested_action = { identifier: opts.identifier };
+    return event;
+  }
+
+  /**
+   * `check_run.<action>`: `completed` (GitHub sends it when it marks a run stale), `rerequested`
+   * (the Re-run button), `requested_action` (see above).
+   */
+  async checkRun(opts: {
+    repo: string;
+    checkRunId: number;
+    action: "completed" | "rerequested" | "requested_action";
+    user: string;
+  }): Promise<WebhookEvent> {
     const { state, shapes } = this.ctx;
     const run = state.checkRuns.find((r) => r.id === opts.checkRunId && r.repo.fullName.toLowerCase() === opts.repo.toLowerCase());
     if (!run) throw new Error(`no check run ${opts.checkRunId} in ${opts.repo}`);
-    const example = webhookExample("check_run", "requested_action");
+    const example = webhookExample("check_run", opts.action);
     const pulls = await this.ctx.pullsAtHead(run.repo, run.headSha);
     const runJson = shapes.checkRun(run, state.app, pulls);
-    const headBranch = pulls[0]?.pr.headRef ?? null;
     const exampleRun = example.check_run as Json;
     const checkSuite = {
       ...(exampleRun.check_suite as Json),
-      id: run.checkSuiteId,
-      node_id: Buffer.from(`0:CheckSuite${run.checkSuiteId}`).toString("base64"),
-      head_branch: headBranch,
-      head_sha: run.headSha,
+      ...this.suiteJson(run.repo, run.headSha, run.checkSuiteId, pulls[0]?.pr.headRef ?? null),
       status: run.status,
       conclusion: run.conclusion,
-      url: `${shapes.api}/repos/${run.repo.fullName}/check-suites/${run.checkSuiteId}`,
-      before: null,
-      after: run.headSha,
       pull_requests: runJson.pull_requests,
-      app: runJson.app,
-      created_at: run.startedAt,
+      created_at: run.createdAt,
       updated_at: run.completedAt ?? run.startedAt,
     };
     const payload: Json = {
       ...example,
-      action: "requested_action",
+      action: opts.action,
       check_run: { ...exampleRun, ...runJson, check_suite: checkSuite },
-      requested_action: { identifier: opts.identifier },
       ...this.common(run.repo, opts.user),
     };
+    delete payload.requested_action;
     if (!payload.organization) delete payload.organization;
     return { name: "check_run", id: randomUUID(), payload };
+  }
+
+  private suiteJson(repo: Repo, sha: string, id: number, headBranch: string | null): Json {
+    const { state, shapes } = this.ctx;
+    return {
+      id,
+      node_id: Buffer.from(`0:CheckSuite${id}`).toString("base64"),
+      head_branch: headBranch,
+      head_sha: sha,
+      url: `${shapes.api}/repos/${repo.fullName}/check-suites/${id}`,
+      before: null,
+      after: sha,
+      app: shapes.app(state.app),
+    };
+  }
+
+  /**
+   * `check_suite.requested` (GitHub sends it to apps with checks permission for every push) or
+   * `rerequested` (Re-run all). `pull_requests` lists the open same-repository PRs at that head.
+   */
+  async checkSuite(opts: { repo: string; sha: string; action: "requested" | "rerequested"; user: string }): Promise<WebhookEvent> {
+    const { state, shapes } = this.ctx;
+    const [owner = "", name = ""] = opts.repo.split("/");
+    const repo = state.repo(owner, name);
+    if (!repo) throw new Error(`no repository ${opts.repo}`);
+    const example = webhookExample("check_suite", opts.action);
+    const pulls = await this.ctx.pullsAtHead(repo, opts.sha);
+    const id = state.checkSuiteId(repo, opts.sha, state.app.id);
+    const payload: Json = {
+      ...example,
+      action: opts.action,
+      check_suite: {
+        ...(example.check_suite as Json),
+        ...this.suiteJson(repo, opts.sha, id, pulls[0]?.pr.headRef ?? null),
+        status: "queued",
+        conclusion: null,
+        pull_requests: shapes.pullRefs(pulls),
+        created_at: isoNow(),
+        updated_at: isoNow(),
+      },
+      ...this.common(repo, opts.user),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "check_suite", id: randomUUID(), payload };
   }
 
   /** `pull_request.<action>` (synchronize carries `before`/`after`). */

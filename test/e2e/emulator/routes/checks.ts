@@ -187,6 +187,7 @@ export function registerCheckRoutes(router: Router, ctx: RouteContext): void {
       checkSuiteId: state.checkSuiteId(repo, headSha, state.app.id),
       headSha,
       name,
+      createdAt: isoNow(),
       status: "queued",
       conclusion: null,
       startedAt: isoNow(),

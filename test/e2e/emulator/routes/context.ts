@@ -26,8 +26,18 @@ export class RouteContext {
   /** A repository the installation may write to (forks of others are refused like on GitHub). */
   writableRepo(req: ApiRequest): Repo {
     const repo = this.repo(req);
-    if (!this.state.installedOn(repo)) throw new HttpError(403, "Resource not accessible by integration");
+    if (!this.state.installedOn(repo) && this.state.maintainerBranches(repo).length === 0) {
+      throw new HttpError(403, "Resource not accessible by integration");
+    }
     return repo;
+  }
+
+  /** A ref of a fork may only be moved when it is a branch maintainers may edit. */
+  checkRefWritable(repo: Repo, ref: string): void {
+    if (this.state.installedOn(repo)) return;
+    if (!this.state.maintainerBranches(repo).some((branch) => ref === `refs/heads/${branch}`)) {
+      throw new HttpError(403, "Resource not accessible by integration");
+    }
   }
 
   async branchSha(repo: Repo, branch: string): Promise<string | undefined> {

@@ -235,6 +235,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
       throw unprocessable("Reference name must start with 'refs/' and have at least two slashes.");
     }
     if (typeof sha !== "string" || !isSha(sha) || !(await git.objectType(repo.gitDir, sha))) throw unprocessable("Object does not exist");
+    ctx.checkRefWritable(repo, ref);
     const result = await git.withLock(repo.gitDir, async () => {
       if (await git.refSha(repo.gitDir, ref)) throw unprocessable("Reference already exists");
       await checkWorkflows(repo, sha);
@@ -248,6 +249,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("PATCH", "/repos/{owner}/{repo}/git/refs/{ref+}", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const ref = fullRefOf(req);
+    ctx.checkRefWritable(repo, ref);
     const body = objectBody(req);
     const sha = body.sha;
     if (typeof sha !== "string") throw unprocessable('Invalid request.\n\n"sha" wasn\'t supplied.');
@@ -270,6 +272,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("DELETE", "/repos/{owner}/{repo}/git/refs/{ref+}", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const ref = fullRefOf(req);
+    ctx.checkRefWritable(repo, ref);
     await git.withLock(repo.gitDir, async () => {
       if (!(await git.refSha(repo.gitDir, ref)) || ref.startsWith("refs/pull/")) throw unprocessable("Reference does not exist");
       await git.deleteRef(repo.gitDir, ref);

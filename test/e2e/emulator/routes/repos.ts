@@ -26,6 +26,19 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
     return { status: 200, body: await ctx.pullJson(pr) };
   });
 
+  // Commits in the head that the base lacks, oldest first (at most 250, as on GitHub).
+  router.add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/commits", "installation", async (req) => {
+    const pr = state.pull(ctx.repo(req), intParam(req.params.pull_number));
+    if (!pr) throw notFound();
+    const { headSha, baseSha } = await ctx.pullShas(pr);
+    const out = await git.run(pr.repo.gitDir, ["rev-list", "--reverse", "--topo-order", headSha, `^${baseSha}`]);
+    const shas = out.stdout.toString("utf8").split("\n").filter(Boolean).slice(0, 250);
+    const { page, headers } = paginate(shas, req, shapes.api);
+    const commits = [];
+    for (const sha of page) commits.push(shapes.commit(pr.repo, await git.readCommit(pr.repo.gitDir, sha), state.signedCommits.has(sha)));
+    return { status: 200, body: commits, headers };
+  });
+
   // ---- issue comments ----
   const commentJson = (c: IssueComment): Record<string, unknown> =>
     shapes.comment(c, {

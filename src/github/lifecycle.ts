@@ -1,0 +1,71 @@
+/**
+ * What happens to a pull request's stack when GitHub, not a command, moves things: a run marked
+ * stale, a new check suite, the Re-run button, the pull request closed or reopened. Plain inputs
+ * (a store, a record, a run), so any front end or pipeline can call them.
+ */
+import { repreview } from "../core/replay.js";
+import type { ToolRegistry } from "../core/registry.js";
+import type { PendingRecord } from "../core/store.js";
+import type { WorkspaceLimits } from "../workspace/limits.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { ACTION_CHECK_PREFIX, GATE_CHECK_NAME, type CheckRunStore, type ResyncStep } from "./check-runs.js";
+import { short } from "./check-run-output.js";
+import { decodeRecord } from "./record-codec.js";
+import { TarballWorkspace } from "./tarball-workspace.js";
+import type { GitHubClient, RepoRef } from "./types.js";
+
+/**
+ * Previews recovered actions again on a commit: the tool re-runs on that commit's files (one
+ * tarball per commit, fetched on first use), exactly as after a push.
+ */
+export function repreviewerFor(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  registry: ToolRegistry,
+  limits: WorkspaceLimits,
+): (record: PendingRecord, sha: string) => Promise<ResyncStep> {
+  const workspaces = new Map<string, Promise<Workspace>>();
+  return async (record, sha) => {
+    if (!workspaces.has(sha)) workspaces.set(sha, TarballWorkspace.download(octokit, repo, sha, limits));
+    const next = await repreview(registry, record, await workspaces.get(sha)!);
+    if ("gone" in next) return { closed: `nothing left to change: ${next.gone}` };
+    const what = next.changed ? "the preview changed" : "the preview is unchanged";
+    const note = `Previewed again on ${short(sha)} (was ${short(record.headSha)}): ${what}.`;
+    return { record: next.record, preview: { summary: next.message, diff: next.diff }, note, line: what };
+  };
+}
+
+/** The parts of a check run the lifecycle looks at (webhook payloads carry them). */
+export interface RunInfo {
+  name: string;
+  conclusion: string | null;
+  output: { summary?: string | null };
+}
+
+/** Our action run's pending record id, or undefined for the gate and runs of others. */
+export function actionIdOf(run: RunInfo): string | undefined {
+  return run.name.startsWith(ACTION_CHECK_PREFIX) ? decodeRecord(run.output.summary)?.id : undefined;
+}
+
+export function isOurRun(run: RunInfo): boolean {
+  return run.name === GATE_CHECK_NAME || actionIdOf(run) !== undefined;
+}
+
+/**
+ * Reads the stack where it is (recovering stale runs and stacks left on earlier heads) and puts
+ * the gate on the head: check_suite requested/rerequested, a stale run, Re-run on the gate, reopen.
+ * Returns what to tell the pull request when a stack was moved from an earlier head (as after a
+ * push, plain text), else undefined.
+ */
+export async function refreshStack(store: CheckRunStore): Promise<string | undefined> {
+  await store.load();
+  await store.updateGate();
+  if (store.recovered.length === 0) return undefined;
+  return `New commits reached resolve-bot without their push event, so the pending edits were brought to ${short(store.headSha)}:\n${store.recovered.join("\n")}`;
+}
+
+/** Re-run on one of our checks: an action is previewed again on the head; the gate is refreshed. */
+export async function rerunCheck(store: CheckRunStore, actionId: string | undefined): Promise<string | undefined> {
+  if (actionId) await store.repreviewAction(actionId);
+  return refreshStack(store);
+}
