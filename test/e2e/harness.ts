@@ -116,8 +116,39 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
   };
 }
 
-export async function deliver(bot: Bot, event: WebhookEvent, deliveryId?: string): Promise<number> {
-  const result = await bot.gh.deliver(bot.webhookUrl, event, { secret: SECRET, deliveryId });
+export interface AppProcess {
+  process: ChildProcess;
+  /** The webhook URL of a server process; undefined for a worker. */
+  webhookUrl?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * One more process of the same app against the same emulator: a webhook server on a port of its
+ * own, or (RESOLVE_BOT_ROLE=worker) a worker that listens on none.
+ */
+export async function startAppProcess(bot: Bot, extraEnv: Record<string, string>): Promise<AppProcess> {
+  const worker = extraEnv.RESOLVE_BOT_ROLE === "worker";
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...bot.env, PORT: String(port), ...extraEnv };
+  const child = worker
+    ? spawn(process.execPath, [SERVER], { env, stdio: ["ignore", "inherit", "inherit"] })
+    : await spawnServer(process.execPath, env, base, () => undefined);
+  return {
+    process: child,
+    ...(worker ? {} : { webhookUrl: `${base}/api/github/webhooks` }),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+/** Sends a signed webhook to the bot (or to `to`, another server process of it). */
+export async function deliver(bot: Bot, event: WebhookEvent, deliveryId?: string, to = bot.webhookUrl): Promise<number> {
+  const result = await bot.gh.deliver(to, event, { secret: SECRET, deliveryId });
   return result.status;
 }
 

@@ -9,7 +9,7 @@ import { openJobQueue } from "../../src/jobs/index.js";
 import { RedisJobQueue, type RedisJobQueueOptions } from "../../src/jobs/redis-queue.js";
 import { ChildWorker } from "./child-worker.js";
 import { job, jobQueueContract, queueTracker, recordRuns, waitUntil } from "./contract.js";
-import { RedisServer, describeWithRedis } from "./redis-server.js";
+import { RedisServer, describeWithRedis } from "../helpers/redis-server.js";
 
 const describeRedis = describeWithRedis("the Redis queue tests (test/jobs/redis-queue.test.ts)");
 
