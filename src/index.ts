@@ -50,7 +50,7 @@ function someoneAsked(request: Request): boolean {
 }
 
 export function resolveBot(options: ResolveBotOptions = {}) {
-  return async function app(app: Probot, _options?: ApplicationFunctionOptions): Promise<void> {
+  return async function app(app: Probot, appOptions?: ApplicationFunctionOptions): Promise<void> {
     const env = options.env ?? process.env;
     const role = roleOf(env);
     // Built here too so a broken RESOLVE_BOT_TOOLS stops the server at start, not at the first command.
@@ -109,6 +109,12 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         },
       );
     });
+    // Probot's setup page registers the app with the server's bare address as its webhook URL:
+    // webhooks posted to `/` are taken too, so the first install works without editing the URL.
+    if (role !== "worker" && appOptions?.addHandler) {
+      const atRoot = await app.getNodeMiddleware({ path: "/" });
+      appOptions.addHandler((req, res) => (req.method === "POST" && req.url?.split("?")[0] === "/" ? atRoot(req, res) : false));
+    }
     app.log.info(
       `resolve-bot (${role}) ready with tools: ${registry
         .list()

@@ -109,3 +109,18 @@ test("steering: strict (from the default branch's config) refuses new previews u
     await bot.gh.pushCommit(REPO, "main", { files: { ".github/resolve-bot.yml": null } });
   }
 });
+
+test("webhooks posted to the server's bare address (what Probot's setup page registers) are handled", async () => {
+  const pr = await bot.gh.createPullRequest({ repo: REPO, head: "root-hook", user: "alice", commits: [{ files: { "r.md": "r\n" } }] });
+  const event = bot.gh.webhooks.issueComment({ repo: REPO, number: pr.number, body: "/pending", user: "alice" });
+  const root = bot.webhookUrl.replace(/\/api\/github\/webhooks$/, "/");
+  expect(await deliver(bot, event, undefined, root)).toBeLessThan(300);
+  await waitFor("the reply", () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket"));
+  expect(latestReply(bot, REPO, pr.number)).toContain("Nothing is pending.");
+  const unsigned = await fetch(root, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-github-event": "ping" },
+    body: "{}",
+  });
+  expect(unsigned.status).toBe(400);
+});
