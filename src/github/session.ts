@@ -131,7 +131,13 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
       fallback: DEFAULT_REPO_CONFIG,
     },
     permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
-    pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
+    pullRequest: {
+      read: () => readPullRequest(octokit, repo, request.pullRequest),
+      async committedBy(pr, requestId) {
+        const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: pr.headSha });
+        return data.message.split("\n").includes(`Resolve-Request: ${requestId}`) ? pr.headSha : undefined;
+      },
+    },
     stack: { open: openStore },
     lifecycle: {
       refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
@@ -162,7 +168,8 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
           record: commit.record,
           reason: commit.reason,
           template: config.commitMessage,
-          trailers: [`Co-authored-by: ${actor.login} <${address}>`],
+          // Resolve-Request names the job: if it runs again after this commit, it is not applied twice.
+          trailers: [`Resolve-Request: ${request.deliveryId}`, `Co-authored-by: ${actor.login} <${address}>`],
         });
         return commitChangeSet(octokit, { ...pr, headSha: parent }, changes, {
           message,

@@ -74,7 +74,15 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   config: { load(): Promise<LoadedConfig<C>>; fallback: C };
   /** The first command the actor may not run; undefined when all are allowed. */
   permission: { refusal(actor: RequestActor, commands: string[], config: C): Promise<PermissionRefusal | undefined> };
-  pullRequest: { read(): Promise<P> };
+  pullRequest: {
+    read(): Promise<P>;
+    /**
+     * The head commit when this request made it: a run of the request that was cut short after
+     * committing (a killed worker, a lost lease) is not applied again when the job runs again.
+     * A forge whose requests never run twice leaves it out.
+     */
+    committedBy?(pr: P, requestId: string): Promise<string | undefined>;
+  };
   stack: { open(pr: P, headSha: string, config: C): StackStore };
   /** The files at a commit (with the default branch's, for trusted configuration). */
   workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };

@@ -15,7 +15,7 @@ import type { PendingRecord } from "../core/store.js";
 import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore } from "./ports.js";
 import type { Reply, ReplyStatus } from "./reply.js";
 import type { Request, Trigger, TriggerKind } from "./request.js";
-import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
+import { alreadyCommitted, closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
 import { openSession, type Session } from "./session.js";
 
 export interface RequestResult {
@@ -82,6 +82,11 @@ async function prepare(request: Request, commands: string[], ports: AnyPorts): P
   const pr = await ports.pullRequest.read();
   const closed = closedRefusal(pr, commands);
   if (closed) return { refused: await notice(ports, "user-error", closed, config, pr) };
+  if (commands.includes("resolve")) {
+    const commit = await ports.pullRequest.committedBy?.(pr, request.deliveryId);
+    // Listing the stack completes the interrupted apply from its commit and carries the rest.
+    if (commit) return { refused: await notice(ports, "ok", alreadyCommitted(commit), config, pr) };
+  }
   return { session: openSession(ports, pr, config, request.actor) };
 }
 

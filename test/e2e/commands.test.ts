@@ -79,7 +79,7 @@ test("the gate's buttons resolve the top of the stack", async () => {
   });
   const commit = await bot.gh.commit(REPO, head);
   expect(commit.message).toMatch(
-    /^AST Edit: 1 replacement in 1 file\n\nApplied from the Checks tab by @mia\n\nResolve-Action: .*\nCo-authored-by: mia </,
+    /^AST Edit: 1 replacement in 1 file\n\nApplied from the Checks tab by @mia\n\nResolve-Action: .*\nResolve-Request: .*\nCo-authored-by: mia </,
   );
   await waitFor("the gate on the new head", () =>
     runsOn(bot, REPO, head).find((run) => run.name === "resolve-bot" && run.conclusion === "success"),
