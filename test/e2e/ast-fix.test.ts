@@ -131,3 +131,23 @@ test("/ast-fix with a rule id the default branch does not have names the rules t
   expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toEqual([]);
   expect(await bot.gh.branchSha(REPO, "feature-unknown")).toBe(pr.headSha);
 });
+
+test("/ast-edit: the CLI's warning about a pattern that does not parse cleanly reaches the reply, escaped", async () => {
+  const pr = await bot.gh.createPullRequest({ repo: REPO, head: "feature-warning", user: "alice", commits: [{ files: PR_CHANGES }] });
+  const replied = await comment(bot, REPO, pr.number, "alice", "/ast-edit --lang ts --pat 'f(@alice <b>' --out x");
+  expect(replied.done).toBe("rocket");
+  expect(replied.reply).toBe(
+    [
+      "No replacements made",
+      "",
+      'ast-grep warns about the pattern "f(@\u2060alice &lt;b&gt;" (read as TypeScript), which matched nothing:',
+      "```",
+      "Warning: Pattern contains an ERROR node and may cause unexpected results.",
+      "Help: ast-grep parsed the pattern but it matched nothing in this run. Try using playground to refine the pattern.",
+      "See also: https://ast-grep.github.io/playground.html",
+      "```",
+    ].join("\n"),
+  );
+  expect(replied.reply).not.toMatch(/@alice|<b>/);
+  expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toEqual([]);
+});

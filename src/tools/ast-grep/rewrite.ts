@@ -122,12 +122,15 @@ export interface FileRewrite {
   replacements: number;
   /** Replacements per rule id (rules jobs only). */
   rules: Map<string, number>;
+  /** Replacements per job, in the order of the jobs. */
+  byJob: number[];
 }
 
 interface FileState extends FileText {
   original: string;
   replacements: number;
   rules: Map<string, number>;
+  byJob: number[];
 }
 
 interface FileResult {
@@ -213,6 +216,8 @@ class JobRun {
 
   constructor(
     private readonly job: Job,
+    /** The job's position among the jobs (FileRewrite.byJob). */
+    private readonly index: number,
     private readonly scratch: Scratch,
     private readonly config: string,
     private readonly deadline: number,
@@ -224,7 +229,7 @@ class JobRun {
     if (!this.job.mayChange(file)) return false;
     const known = results.get(resultKey(this.job, file));
     if (known !== undefined && known.input === file.text) {
-      applyResult(file, known.result);
+      applyResult(file, known.result, this.index);
       return true;
     }
     this.batch.push(file);
@@ -288,7 +293,7 @@ class JobRun {
       const input = file.text;
       const result = splice(input, matches);
       results.remember(resultKey(this.job, file), { input, result }, input.length + (result.text === input ? 0 : result.text.length));
-      applyResult(file, result);
+      applyResult(file, result, this.index);
     }
   }
 }
@@ -318,9 +323,10 @@ export function splice(text: string, matches: readonly CliMatch[]): FileResult {
   return { text: Buffer.concat(parts).toString("utf8"), replacements, rules: [...rules] };
 }
 
-function applyResult(file: FileState, result: FileResult): void {
+function applyResult(file: FileState, result: FileResult, job: number): void {
   file.text = result.text;
   file.replacements += result.replacements;
+  file.byJob[job] = (file.byJob[job] ?? 0) + result.replacements;
   for (const [rule, count] of result.rules) file.rules.set(rule, (file.rules.get(rule) ?? 0) + count);
 }
 
@@ -354,12 +360,12 @@ export async function rewriteFiles(
       for (const [file, text] of options.project.files) scratch.writeOwn(file, text);
       config = scratch.ownPath(options.project.config);
     }
-    const runs = jobs.map((job) => new JobRun(job, scratch, config, deadline, limits));
+    const runs = jobs.map((job, index) => new JobRun(job, index, scratch, config, deadline, limits));
     const [first, ...rest] = runs;
     const [, ...laterJobs] = jobs;
     const state: FileState[] = [];
     for await (const file of files) {
-      const entry: FileState = { ...file, original: file.text, replacements: 0, rules: new Map() };
+      const entry: FileState = { ...file, original: file.text, replacements: 0, rules: new Map(), byJob: jobs.map(() => 0) };
       if ((first !== undefined && (await first.add(entry))) || laterJobs.some((job) => job.mayChange(entry))) state.push(entry);
     }
     await first?.finish();
@@ -367,7 +373,7 @@ export async function rewriteFiles(
       for (const file of state) await run.add(file);
       await run.finish();
     }
-    return state.map(({ path, lang, text, replacements, rules }) => ({ path, lang, text, replacements, rules }));
+    return state.map(({ path, lang, text, replacements, rules, byJob }) => ({ path, lang, text, replacements, rules, byJob }));
   } finally {
     scratch.dispose();
   }
