@@ -10,6 +10,7 @@ import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tool
 import { AST_LANGS, langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
 import { compileOp, mayMatchOp, prepareOp } from "../../src/tools/ast-grep/rewrite.js";
 import { astGrepBinary } from "../../src/tools/ast-grep/cli.js";
+import { Scratch } from "../../src/tools/ast-grep/scratch.js";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -677,5 +678,29 @@ describe("languages", () => {
       { pat: "c", out: "d" },
     ]);
     expect(() => collectOps({ pat: ["  "], out: ["x"] })).toThrow("A pattern (pat) is empty.");
+  });
+});
+
+describe("scratch batches (the CLI's copies)", () => {
+  test("remove() deletes exactly what was written, nested directories and forced files included, and walks what it did not write", () => {
+    const scratch = new Scratch();
+    try {
+      const batch = scratch.batch();
+      expect(batch.put("a/b/c/deep.ts", "x")).toBe("a/b/c/deep.ts");
+      batch.put("a/top.ts", "y");
+      const forced = batch.put("notes.txt", "z", "TypeScript");
+      expect(readFileSync(forced, "utf8")).toBe("z");
+      batch.remove();
+      expect(readdirSync(scratch.root).sort()).toEqual(["sgconfig.yml"]);
+
+      const other = scratch.batch();
+      other.put("src/a.ts", "x");
+      writeFileSync(path.join(other.dir, "src", "stray.ts"), "not ours");
+      other.remove();
+      expect(readdirSync(scratch.root).sort()).toEqual(["sgconfig.yml"]);
+    } finally {
+      scratch.dispose();
+    }
+    expect(() => readdirSync(scratch.root)).toThrow();
   });
 });
