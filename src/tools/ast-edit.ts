@@ -18,7 +18,7 @@ import { normalizePath } from "../workspace/paths.js";
 import { plural } from "./plural.js";
 import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
 import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job } from "./ast-grep/rewrite.js";
-import { checkArguments, DEFAULT_CLI_LIMITS, type CliLimits } from "./ast-grep/cli.js";
+import { checkArguments, DEFAULT_CLI_LIMITS, fenced, type CliLimits } from "./ast-grep/cli.js";
 
 export interface AstEditOp {
   pat: string;
@@ -247,18 +247,32 @@ export function cliLimits(): CliLimits {
   return limitsInForce;
 }
 
+/** The warning `ast-grep run --lang LANG` prints for a pattern (when the run matched nothing). */
+interface PatternWarning {
+  lang: AstLang;
+  text: string;
+}
+
 /**
- * Without --lang the CLI silently skips a file whose language cannot read the pattern, so a
- * pattern that fits no language it was tried on would end in "No replacements made": it is
- * checked for (up to three of) those languages, and when it fits none the user gets the CLI's
- * message for the first.
+ * Asks the CLI about each op's pattern in (up to three of) `langs`, in an empty directory. Without
+ * --lang the CLI silently skips a file whose language cannot read the pattern, so a pattern that
+ * fits no language it was tried on would end in "No replacements made": when `refuse` is set and
+ * a pattern fits none, the user gets the CLI's message for the first. For the first language that
+ * reads the pattern, the CLI's warning is kept: `run --lang` prints it when the pattern's root is
+ * an ERROR node (it does not parse cleanly, e.g. `foo((`) and nothing matched in the whole run.
  */
-async function checkPatterns(ops: readonly AstEditOp[], langs: readonly AstLang[]): Promise<void> {
+async function checkPatterns(
+  ops: readonly AstEditOp[],
+  langs: readonly AstLang[],
+  refuse: boolean,
+): Promise<Map<AstEditOp, PatternWarning>> {
+  const warnings = new Map<AstEditOp, PatternWarning>();
   for (const op of ops) {
     let first: UserError | undefined;
     for (const lang of langs.slice(0, 3)) {
       try {
-        await checkArguments(["run", "-p", op.pat, "-l", lang], cliLimits());
+        const text = await checkArguments(["run", "-p", op.pat, "-l", lang], cliLimits());
+        if (text !== "") warnings.set(op, { lang, text });
         first = undefined;
         break;
       } catch (error) {
@@ -266,8 +280,17 @@ async function checkPatterns(ops: readonly AstEditOp[], langs: readonly AstLang[
         first ??= error;
       }
     }
-    if (first !== undefined) throw first;
+    if (first !== undefined && refuse) throw first;
   }
+  return warnings;
+}
+
+/** The CLI's warning about a pattern that matched nothing, quoted for the reply. */
+function warningLines(op: AstEditOp, warning: PatternWarning): string[] {
+  return [
+    `ast-grep warns about the pattern ${JSON.stringify(op.pat)} (read as ${warning.lang}), which matched nothing:`,
+    fenced(warning.text),
+  ];
 }
 
 const factory: CustomToolFactory = (pi) => {
@@ -295,6 +318,8 @@ const factory: CustomToolFactory = (pi) => {
       let results: FileRewrite[];
       let ops: AstEditOp[];
       let selection: Selection;
+      /** The CLI's warnings about the patterns of ops that matched nothing. */
+      let notes: string[];
       const rules = params?.rules;
       try {
         ops = collectOps(params ?? {});
@@ -319,12 +344,19 @@ const factory: CustomToolFactory = (pi) => {
         if (paths.length === 0) throw new UserError('paths is empty; give at least one file, directory or glob (or omit it for ".").');
         const jobs = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
         if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
-        if (forced !== undefined) await checkPatterns(ops, [forced]);
+        let warnings = forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
         selection = selectFiles(pi, paths, forced, jobs);
         results = await rewriteFiles(jobs, selection.files, { limits: cliLimits() });
-        if (forced === undefined && results.every((file) => file.replacements === 0)) {
-          await checkPatterns(ops, [...new Set(results.map((file) => file.lang))]);
+        const unmatched = ops.filter((_, index) => results.every((file) => file.byJob[index] === 0));
+        if (warnings === undefined && unmatched.length > 0) {
+          // The CLI warns only under --lang; the reviewer is told for the languages the pattern was tried on.
+          const refuse = results.every((file) => file.replacements === 0);
+          warnings = await checkPatterns(unmatched, [...new Set(results.map((file) => file.lang))], refuse);
         }
+        notes = unmatched.flatMap((op) => {
+          const warning = warnings?.get(op);
+          return warning === undefined ? [] : warningLines(op, warning);
+        });
       } catch (error) {
         if (error instanceof UserError) return errorResult(error.message);
         throw error;
@@ -335,9 +367,9 @@ const factory: CustomToolFactory = (pi) => {
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
       const base = { ops, ...(rules !== undefined ? { rules } : {}) };
       if (total === 0) {
-        if (skipped.length === 0) return textResult("No replacements made");
+        if (skipped.length === 0) return textResult(["No replacements made", ...notes].join("\n"));
         const none: AstEditDetails = { ...base, replacements: 0, files: [], skipped };
-        return textResult(["No replacements made", ...skippedLines(skipped)].join("\n"), none);
+        return textResult(["No replacements made", ...notes, ...skippedLines(skipped)].join("\n"), none);
       }
 
       const changes = pi.newChangeSet();
@@ -361,7 +393,7 @@ const factory: CustomToolFactory = (pi) => {
         },
       });
       const lines = rewritten.map((file) => `- ${file.path}: ${plural(file.replacements, "replacement")}`);
-      return textResult([label, ...lines, ...skippedLines(skipped)].join("\n"), details);
+      return textResult([label, ...lines, ...notes, ...skippedLines(skipped)].join("\n"), details);
     },
   };
 };

@@ -9,7 +9,9 @@ import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.j
 import { mayMatch, requiredWords, typeScriptCommentRanges } from "../../src/tools/ast-grep/prefilter.js";
 import { AST_LANGS, langForPath, langFromName } from "../../src/tools/ast-grep/languages.js";
 import { compileOp, mayMatchOp, prepareOp } from "../../src/tools/ast-grep/rewrite.js";
-import { execFileSync } from "node:child_process";
+import { astGrepBinary } from "../../src/tools/ast-grep/cli.js";
+import { Scratch } from "../../src/tools/ast-grep/scratch.js";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -256,6 +258,71 @@ describe("ast_edit errors", () => {
       expect(text).toContain("Multiple AST nodes are detected. Please check the pattern source `a; b`.");
       expect(actions).toEqual([]);
     }
+  });
+});
+
+describe("the CLI's warning about a pattern that does not parse cleanly", () => {
+  /** What `ast-grep run --lang LANG` itself prints on stderr for the pattern, run on `files` (a directory of them). */
+  function cliWarning(pat: string, lang: string, files: Record<string, string>): { stderr: string; status: number } {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ast-warning-"));
+    try {
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const result = spawnSync(astGrepBinary(), ["run", "-p", pat, "-r", "x", "-l", lang, "."], { cwd: dir, encoding: "utf8" });
+      return { stderr: result.stderr, status: result.status ?? -1 };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  const FILES = { "src/a.ts": "foo((1));\nfoo(1);\n", "src/b.py": "foo((1))\n" };
+  const WARNING = [
+    "Warning: Pattern contains an ERROR node and may cause unexpected results.",
+    "Help: ast-grep parsed the pattern but it matched nothing in this run. Try using playground to refine the pattern.",
+    "See also: https://ast-grep.github.io/playground.html",
+  ].join("\n");
+
+  test("with --lang, as the CLI prints it when the pattern's root is an ERROR node and nothing matched", async () => {
+    // the CLI 0.51.1 itself: the warning on stderr, exit status 0
+    expect(cliWarning("foo((", "ts", FILES)).toEqual({ stderr: `${WARNING}\n\n`, status: 0 });
+    const { result, text, actions } = await run({ ops: [{ pat: "foo((", out: "bar" }], lang: "ts" }, new MemoryWorkspace(FILES));
+    expect(result.isError).toBeFalsy();
+    expect(actions).toEqual([]);
+    expect(text).toBe(
+      `No replacements made\nast-grep warns about the pattern "foo((" (read as TypeScript), which matched nothing:\n\`\`\`\n${WARNING}\n\`\`\``,
+    );
+  });
+
+  test("beside an op that rewrites, and without --lang for the languages the pattern was tried on", async () => {
+    const { text, actions } = await run(
+      {
+        ops: [
+          { pat: "foo($A)", out: "bar($A)" },
+          { pat: "$A &&", out: "x" },
+        ],
+      },
+      new MemoryWorkspace(FILES),
+    );
+    expect(actions.map((action) => action.label)).toEqual(["AST Edit: 3 replacements in 2 files"]);
+    expect(text).toBe(
+      [
+        "AST Edit: 3 replacements in 2 files",
+        "- src/a.ts: 2 replacements",
+        "- src/b.py: 1 replacement",
+        'ast-grep warns about the pattern "$A &&" (read as TypeScript), which matched nothing:',
+        `\`\`\`\n${WARNING}\n\`\`\``,
+      ].join("\n"),
+    );
+  });
+
+  test("no warning when the ERROR node is below the pattern's root, or when the pattern matched", async () => {
+    // the CLI prints nothing for either (and exits 1 for no match)
+    expect(cliWarning("foo(a b)", "ts", FILES)).toEqual({ stderr: "", status: 1 });
+    expect((await run({ ops: [{ pat: "foo(a b)", out: "x" }], lang: "ts" }, new MemoryWorkspace(FILES))).text).toBe("No replacements made");
+    const matched = await run({ ops: [{ pat: "foo((1))", out: "x" }], lang: "ts" }, new MemoryWorkspace(FILES));
+    expect(matched.text).toBe("AST Edit: 1 replacement in 1 file\n- src/a.ts: 1 replacement");
   });
 });
 
@@ -611,5 +678,29 @@ describe("languages", () => {
       { pat: "c", out: "d" },
     ]);
     expect(() => collectOps({ pat: ["  "], out: ["x"] })).toThrow("A pattern (pat) is empty.");
+  });
+});
+
+describe("scratch batches (the CLI's copies)", () => {
+  test("remove() deletes exactly what was written, nested directories and forced files included, and walks what it did not write", () => {
+    const scratch = new Scratch();
+    try {
+      const batch = scratch.batch();
+      expect(batch.put("a/b/c/deep.ts", "x")).toBe("a/b/c/deep.ts");
+      batch.put("a/top.ts", "y");
+      const forced = batch.put("notes.txt", "z", "TypeScript");
+      expect(readFileSync(forced, "utf8")).toBe("z");
+      batch.remove();
+      expect(readdirSync(scratch.root).sort()).toEqual(["sgconfig.yml"]);
+
+      const other = scratch.batch();
+      other.put("src/a.ts", "x");
+      writeFileSync(path.join(other.dir, "src", "stray.ts"), "not ours");
+      other.remove();
+      expect(readdirSync(scratch.root).sort()).toEqual(["sgconfig.yml"]);
+    } finally {
+      scratch.dispose();
+    }
+    expect(() => readdirSync(scratch.root)).toThrow();
   });
 });

@@ -67,7 +67,8 @@ const MAX_STDERR = 16 * 1024;
 /**
  * Runs `ast-grep SUBCOMMAND --json=stream ...rest` in `cwd` (args: the subcommand first), calling `onMatch` for each match. Exit status 1
  * with an empty stderr is "no match"; any other failure becomes a UserError holding the CLI's
- * own message (e.g. a rule it cannot parse).
+ * own message (e.g. a rule it cannot parse). Resolves with the CLI's warnings ("" when it printed
+ * none), e.g. the one `run --lang` prints when a pattern whose root is an ERROR node matched nothing.
  */
 export function runAstGrep(
   args: readonly string[],
@@ -76,7 +77,7 @@ export function runAstGrep(
   onMatch: (match: CliMatch) => void,
   /** When the run must be over (Date.now() units); default: limits.timeoutMs from now. Several runs share one command's time. */
   deadline = Date.now() + limits.timeoutMs,
-): Promise<void> {
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(astGrepBinary(), [args[0]!, "--json=stream", ...args.slice(1)], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stopped: UserError | undefined;
@@ -130,8 +131,8 @@ export function runAstGrep(
       void closed.then(() => {
         if (stopped !== undefined) return reject(stopped);
         if (failure !== undefined) return reject(failure);
-        const message = cliMessage(stderr);
-        if (code === 0 || (code === 1 && message === "")) return resolve();
+        const { message, warnings } = cliMessage(stderr);
+        if (code === 0 || (code === 1 && message === "")) return resolve(warnings);
         reject(new UserError(message === "" ? `ast-grep failed (exit status ${code}).` : `ast-grep refused it:\n${fenced(message)}`));
       });
     });
@@ -139,18 +140,18 @@ export function runAstGrep(
 }
 
 /**
- * The CLI's stderr without its warnings about patterns that matched nothing (printed on exit
- * status 1, which is not a failure) and without terminal colours.
+ * The CLI's stderr without terminal colours: an error message, or (when no line is an error) only
+ * warnings, which are no failure.
  */
-function cliMessage(stderr: string): string {
+function cliMessage(stderr: string): { message: string; warnings: string } {
   // eslint-disable-next-line no-control-regex
   const plain = stderr.replace(/\u001b\[[0-9;]*m/g, "").trim();
-  if (/^(Warning|Help|See also):/m.test(plain) && !/^Error/m.test(plain)) return "";
-  return plain;
+  if (/^(Warning|Help|See also):/m.test(plain) && !/^Error/m.test(plain)) return { message: "", warnings: plain };
+  return { message: plain, warnings: "" };
 }
 
 /** The CLI's message in a code block (it draws carets under the offending text), with a fence no line can close. */
-function fenced(message: string): string {
+export function fenced(message: string): string {
   let fence = "```";
   while (message.includes(fence)) fence += "`";
   return `${fence}\n${message}\n${fence}`;
@@ -159,12 +160,12 @@ function fenced(message: string): string {
 /**
  * Runs the CLI on no file at all, in an empty directory: it then only checks its arguments (a
  * pattern for a given --lang, inline rules), so a bad one gets the CLI's own message even when no
- * file was a candidate.
+ * file was a candidate. Resolves with the warnings it printed for a run that matched nothing.
  */
-export async function checkArguments(args: readonly string[], limits: CliLimits): Promise<void> {
+export async function checkArguments(args: readonly string[], limits: CliLimits): Promise<string> {
   const empty = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-check-"));
   try {
-    await runAstGrep(args, empty, limits, () => undefined);
+    return await runAstGrep(args, empty, limits, () => undefined);
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
