@@ -1,6 +1,7 @@
 /**
  * The other supported Node.js lines (22 and 24; CI runs on 20): the CLI loop and the real server
- * against the GitHub emulator, each run by that line's node binary. `.ci/run` installs the binaries
+ * (with the Redis queue and worker threads) against the GitHub emulator, each run by that line's
+ * node binary. `.ci/run` installs the binaries
  * (scripts/node-lines.sh --install); without them the tests are skipped outside CI with a line
  * saying why, and fail in CI.
  */
@@ -9,6 +10,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { comment, startBot, type Bot } from "./e2e/harness.js";
 import { git, makeRepo, treeAt } from "./helpers/git-repo.js";
+import { RedisServer, describeWithRedis } from "./helpers/redis-server.js";
 
 const LINES = ["22", "24"];
 const CLI = path.resolve("dist/src/cli.js");
@@ -52,14 +54,21 @@ const SOURCES = {
     expect(git(repo, "rev-list", "--count", "HEAD").trim()).toBe("2");
   });
 
-  describe("the server", () => {
+  // With the Redis queue: the embedded queue's SQLite module is native, built for the Node that ran
+  // `npm ci` (a deployment on Node 22 runs `npm ci` with Node 22).
+  describeWithRedis(`test/node-lines.test.ts (the server on Node ${line})`)("the server, with the Redis queue", () => {
     let bot: Bot;
+    let redis: RedisServer;
     beforeAll(async () => {
-      bot = await startBot({}, node);
+      redis = await RedisServer.start();
+      bot = await startBot({ REDIS_URL: redis.url }, node);
       await bot.gh.createRepo("acme", "widgets", SOURCES);
       bot.gh.setPermission("acme/widgets", "alice", "write");
     }, 60_000);
-    afterAll(async () => bot?.stop());
+    afterAll(async () => {
+      await bot?.stop();
+      await redis?.stop();
+    });
 
     test("previews and applies through the GitHub emulator", async () => {
       const pr = await bot.gh.createPullRequest({

@@ -60,17 +60,22 @@ async function spawnServer(
       onOutput(String(chunk));
     });
   }
-  await waitFor(
-    `the bot server at ${base}`,
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the bot server exited: ${output}`);
-      return fetch(`${base}/ping`).then(
-        (response) => response.ok || undefined,
-        () => undefined,
-      );
-    },
-    30_000,
-  );
+  try {
+    await waitFor(
+      `the bot server at ${base}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the bot server exited: ${output}`);
+        return fetch(`${base}/ping`).then(
+          (response) => response.ok || undefined,
+          () => undefined,
+        );
+      },
+      30_000,
+    );
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return child;
 }
 
@@ -93,7 +98,14 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
     ...extraEnv,
   };
   const base = `http://127.0.0.1:${port}`;
-  let child = await spawnServer(node, env, base, (chunk) => (output += chunk));
+  let child: ChildProcess;
+  try {
+    child = await spawnServer(node, env, base, (chunk) => (output += chunk));
+  } catch (error) {
+    // A server that never came up must not leave the emulator listening (jest would never exit).
+    await gh.stop();
+    throw error;
+  }
   return {
     gh,
     webhookUrl: `${base}/api/github/webhooks`,
