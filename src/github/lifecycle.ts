@@ -8,7 +8,7 @@ import type { ToolRegistry } from "../core/registry.js";
 import type { PendingRecord } from "../core/store.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { ACTION_CHECK_PREFIX, GATE_CHECK_NAME, type CheckRunStore, type ResyncStep } from "./check-runs.js";
+import { ACTION_CHECK_PREFIX, type CheckRunStore, type ResyncStep } from "./check-runs.js";
 import { short } from "./check-run-output.js";
 import { decodeRecord } from "./record-codec.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
@@ -45,10 +45,6 @@ export interface RunInfo {
 /** Our action run's pending record id, or undefined for the gate and runs of others. */
 export function actionIdOf(run: RunInfo): string | undefined {
   return run.name.startsWith(ACTION_CHECK_PREFIX) ? decodeRecord(run.output.summary)?.id : undefined;
-}
-
-export function isOurRun(run: RunInfo): boolean {
-  return run.name === GATE_CHECK_NAME || actionIdOf(run) !== undefined;
 }
 
 /**

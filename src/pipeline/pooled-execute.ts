@@ -13,14 +13,14 @@ import type { Request } from "./request.js";
 const TASK = { module: new URL("./worker-task.js", import.meta.url), export: "executeRequestTask" };
 
 /** How a stop reply names the work before the worker said which command it was on. */
-export function requestLabel(request: Request): string {
+function requestLabel(request: Request): string {
   const trigger = request.trigger;
   if (trigger.kind === "comment") return trigger.commands.length === 1 ? `\`/${trigger.commands[0]!.typed}\`` : "This comment's commands";
   if (trigger.kind === "button") return "`/resolve`";
   return "resolve-bot's update of this pull request";
 }
 
-export interface StoppedRequestReply {
+interface StoppedRequestReply {
   /** Says `message` on the pull request (and marks the comment as failed). */
   (request: Request, message: string): Promise<void>;
 }
