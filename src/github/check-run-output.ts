@@ -1,6 +1,7 @@
 /**
- * What check runs say: titles, summaries and texts of action runs and of the gate. Rendering only;
- * check-runs.ts keeps the stack (persistence). User text goes through `text()` or a code fence.
+ * What check runs say: titles, summaries and texts of action runs and of the gate. Rendering only:
+ * check-run-stack.ts keeps the stack (persistence), gate-check.ts decides what the gate shows.
+ * User text goes through `text()` or a code fence.
  */
 import { RESOLVE_COMMANDS, renderResolution } from "../core/messages.js";
 import type { PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";

@@ -7,7 +7,8 @@
 import type { Context } from "probot";
 import { parseCommands } from "../core/commands.js";
 import type { Request, RequestActor, Trigger } from "../pipeline/request.js";
-import { ACTION_CHECK_PREFIX, GATE_CHECK_NAME } from "./check-runs.js";
+import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
+import { GATE_CHECK_NAME } from "./gate-check.js";
 import { actionIdOf } from "./lifecycle.js";
 
 /** The webhook events ingress reads (Probot `app.on` names). */

@@ -8,7 +8,8 @@ import type { ToolRegistry } from "../core/registry.js";
 import type { PendingRecord } from "../core/store.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { ACTION_CHECK_PREFIX, type CheckRunStore, type ResyncStep } from "./check-runs.js";
+import { ACTION_CHECK_PREFIX, type ResyncStep } from "./check-run-stack.js";
+import type { CheckRunStore } from "./check-run-store.js";
 import { short } from "./check-run-output.js";
 import { decodeRecord } from "./record-codec.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
@@ -54,14 +55,14 @@ export function actionIdOf(run: RunInfo): string | undefined {
  * push, plain text), else undefined.
  */
 export async function refreshStack(store: CheckRunStore): Promise<string | undefined> {
-  await store.load();
-  await store.updateGate();
-  if (store.recovered.length === 0) return undefined;
-  return `New commits reached resolve-bot without their push event, so the pending edits were brought to ${short(store.headSha)}:\n${store.recovered.join("\n")}`;
+  await store.stack.load();
+  await store.gate.update();
+  if (store.stack.recovered.length === 0) return undefined;
+  return `New commits reached resolve-bot without their push event, so the pending edits were brought to ${short(store.stack.headSha)}:\n${store.stack.recovered.join("\n")}`;
 }
 
 /** Re-run on one of our checks: an action is previewed again on the head; the gate is refreshed. */
 export async function rerunCheck(store: CheckRunStore, actionId: string | undefined): Promise<string | undefined> {
-  if (actionId) await store.repreviewAction(actionId);
+  if (actionId) await store.stack.repreviewAction(actionId);
   return refreshStack(store);
 }

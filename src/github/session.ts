@@ -9,7 +9,7 @@ import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
 import type { Reply } from "../pipeline/reply.js";
 import type { Request, RequestActor } from "../pipeline/request.js";
-import { CheckRunStore } from "./check-runs.js";
+import { CheckRunStore } from "./check-run-store.js";
 import { commitChangeSet } from "./commit-writer.js";
 import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { allows, permissionOf } from "./permissions.js";

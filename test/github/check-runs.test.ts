@@ -1,4 +1,5 @@
-import { CheckRunStore, OUTPUT_LIMIT } from "../../src/github/check-runs.js";
+import { OUTPUT_LIMIT } from "../../src/github/check-run-output.js";
+import { CheckRunStore } from "../../src/github/check-run-store.js";
 import { decodeRecord, encodeRecord } from "../../src/github/record-codec.js";
 import type { PendingRecord } from "../../src/core/store.js";
 import { fakeOctokit } from "../helpers/fake-octokit.js";

@@ -1,7 +1,7 @@
 /**
  * The pending stack of a pull request, kept in check runs on its head commit (one per action,
- * `in_progress`; the durable record in the summary), plus the `resolve-bot` gate check that
- * branch protection can require. One list call reads the whole stack.
+ * `in_progress`; the durable record in the summary). One list call reads the whole stack and the
+ * `resolve-bot` gate beside it (gate-check.ts writes the gate; check-run-output.ts renders both).
  *
  * Real GitHub moves the stack under our feet, so reading it also recovers it (see `recover`):
  * runs GitHub completed as `stale` after 14 days, runs closed with the pull request (restored on
@@ -10,8 +10,6 @@
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
 import { diffHunks } from "../workspace/diff.js";
 import {
-  brokenConfigGateOutput,
-  closedGateOutput,
   interruptedApplySummary,
   prClosedSummary,
   restoredNote,
@@ -22,19 +20,17 @@ import {
   closedSummary,
   completedTitle,
   diffText,
-  gateOutput,
   limitTitle,
   movedSummary,
   resolutionSummary,
   short,
   supersededSummary,
 } from "./check-run-output.js";
+import { GATE_CHECK_NAME } from "./gate-check.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
-export const GATE_CHECK_NAME = "resolve-bot";
 export const ACTION_CHECK_PREFIX = "resolve-bot: ";
-export { OUTPUT_LIMIT } from "./check-run-output.js";
 /**
  * GitHub takes 50 annotations per request; more would cost one more write per 50 hunks. The first
  * 50 hunks are annotated and the text holds the whole diff, so a preview's cost stays flat.
@@ -71,7 +67,7 @@ export type ResyncStep = { record: PendingRecord; preview: PreviewPresentation; 
 /** What a new action run shows: a fresh preview (diff + annotations), or a carried run's text. */
 type RunContent = { preview: PreviewPresentation; note?: string } | { carriedText: string; note: string };
 
-interface HeadState {
+export interface HeadState {
   sha: string;
   pending: PendingEntry[]; // oldest first
   /**
@@ -86,10 +82,9 @@ interface HeadState {
   gate?: { id: number; conclusion: string | null; title: string | null; summary: string | null };
 }
 
-export interface CheckRunStoreOptions {
+export interface CheckRunStackOptions {
   /** Only runs of this app count (GitHub filters server-side). */
   appId?: number;
-  gateCheck: boolean;
   /** Link target for a commit, e.g. `https://github.com/o/r/commit/<sha>`. */
   commitUrl(sha: string): string;
   /**
@@ -98,6 +93,8 @@ export interface CheckRunStoreOptions {
    * refuses to apply a preview that no longer matches).
    */
   repreview?(record: PendingRecord, sha: string): Promise<ResyncStep>;
+  /** Recovery changed the stack on the head (the gate follows it). */
+  onRecovered?(): Promise<void>;
 }
 
 /** Completed without a resolution: by GitHub after 14 days, or with its closed pull request. */
@@ -106,16 +103,15 @@ function isDormant(run: CheckRun): boolean {
   return run.conclusion === "stale" || (run.conclusion === "neutral" && (run.output.title ?? "").startsWith(`${PR_CLOSED_VERB}: `));
 }
 
-export class CheckRunStore implements PendingActionStore {
+export class CheckRunStack implements PendingActionStore {
   private state?: HeadState;
-  /** What recovery from an earlier head did, one markdown list item per action (for a reply). */
   /** What recovery did, one plain-text line per action (the reply escapes them). */
   readonly recovered: string[] = [];
 
   constructor(
     private readonly octokit: GitHubClient,
     private readonly pr: PullRequestInfo,
-    private readonly options: CheckRunStoreOptions,
+    private readonly options: CheckRunStackOptions,
   ) {}
 
   get headSha(): string {
@@ -187,7 +183,7 @@ export class CheckRunStore implements PendingActionStore {
    */
   private async recover(state: HeadState): Promise<void> {
     const restored = state.dormant.length > 0 ? await this.restoreDormant(state) : await this.recoverFromEarlierHead(state);
-    if (restored) await this.updateGate();
+    if (restored) await this.options.onRecovered?.();
   }
 
   private async restoreDormant(state: HeadState): Promise<boolean> {
@@ -414,8 +410,8 @@ export class CheckRunStore implements PendingActionStore {
 
   /**
    * The pull request was closed or merged: its pending actions will never be applied, so their
-   * runs are completed as neutral (reopening restores them, see `recover`) and so is the gate.
-   * Returns how many were pending.
+   * runs are completed as neutral (reopening restores them, see `recover`). Returns how many
+   * were pending (the gate is closed with them, see GateCheck.close).
    */
   async closeStack(merged: boolean): Promise<number> {
     const state = await this.load();
@@ -423,56 +419,6 @@ export class CheckRunStore implements PendingActionStore {
     const summary = prClosedSummary(merged, pending.length);
     for (const entry of pending) await this.complete(entry, "neutral", PR_CLOSED_VERB, summary);
     state.dormant = pending;
-    // A pull request that never had a gate or an edit needs none now.
-    if (this.options.gateCheck && (state.gate || pending.length > 0)) await this.writeGate(state, closedGateOutput(summary), false);
     return pending.length;
-  }
-
-  /** The configuration cannot be read: the gate fails and names the problems (it never waits forever). */
-  async reportBrokenConfig(configFile: string, errors: string[]): Promise<void> {
-    await this.writeGate(await this.load(), brokenConfigGateOutput(configFile, errors), false);
-  }
-
-  /**
-   * Brings the gate check of the current head in line with the stack: success when empty,
-   * action_required with Apply/Discard buttons (which GitHub shows on completed runs only).
-   */
-  async updateGate(): Promise<void> {
-    if (!this.options.gateCheck) return;
-    const state = await this.load();
-    const stack = state.pending.map((entry) => entry.record).reverse();
-    await this.writeGate(state, gateOutput(stack), stack.length > 0);
-  }
-
-  private async writeGate(
-    state: HeadState,
-    desired: { conclusion: "action_required" | "success" | "neutral" | "failure"; title: string; summary: string },
-    buttons: boolean,
-  ): Promise<void> {
-    const gate = state.gate;
-    if (gate && gate.conclusion === desired.conclusion && gate.title === desired.title && gate.summary === desired.summary) return;
-    const body = {
-      owner: this.pr.owner,
-      repo: this.pr.repo,
-      status: "completed" as const,
-      conclusion: desired.conclusion,
-      completed_at: new Date().toISOString(),
-      external_id: `pr:${this.pr.number}`,
-      output: { title: desired.title, summary: desired.summary },
-      actions: buttons
-        ? [
-            { label: "Apply newest", description: "Commit the newest pending edit", identifier: "apply" },
-            { label: "Discard newest", description: "Drop the newest pending edit", identifier: "discard" },
-          ]
-        : [],
-    };
-    if (gate) {
-      await this.octokit.rest.checks.update({ ...body, check_run_id: gate.id });
-      state.gate = { id: gate.id, conclusion: desired.conclusion, title: desired.title, summary: desired.summary };
-    } else {
-      const { data } = await this.octokit.rest.checks.create({ ...body, name: GATE_CHECK_NAME, head_sha: state.sha });
-      state.gate = { id: data.id, conclusion: desired.conclusion, title: desired.title, summary: desired.summary };
-      state.ours = true;
-    }
   }
 }
