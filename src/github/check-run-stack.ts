@@ -8,6 +8,7 @@
  * reopen), and a stack left on an earlier head when a push was never delivered to us.
  */
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
+import type { RepreviewStep } from "../pipeline/preview-again.js";
 import { diffHunks } from "../workspace/diff.js";
 import {
   interruptedApplySummary,
@@ -61,9 +62,6 @@ interface PendingEntry {
   text: string;
 }
 
-/** What becomes of a pending action on a new head: a fresh preview, or closed (nothing left to change). */
-export type ResyncStep = { record: PendingRecord; preview: PreviewPresentation; note: string; line?: string } | { closed: string };
-
 /** What a new action run shows: a fresh preview (diff + annotations), or a carried run's text. */
 type RunContent = { preview: PreviewPresentation; note?: string } | { carriedText: string; note: string };
 
@@ -92,7 +90,7 @@ export interface CheckRunStackOptions {
    * actions from an earlier head use it; without it they are carried unchanged (replay still
    * refuses to apply a preview that no longer matches).
    */
-  repreview?(record: PendingRecord, sha: string): Promise<ResyncStep>;
+  repreview?(record: PendingRecord, sha: string): Promise<RepreviewStep>;
   /** Recovery changed the stack on the head (the gate follows it). */
   onRecovered?(): Promise<void>;
 }
@@ -239,10 +237,10 @@ export class CheckRunStack implements PendingActionStore {
       const next = await this.options.repreview(entry.record, state.sha);
       if ("closed" in next) {
         if (live) await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
-        this.recovered.push(`- ${entry.record.label}: closed, ${next.closed}.`);
+        this.recovered.push(next.line);
         continue;
       }
-      this.recovered.push(`- ${next.record.label}: ${next.line ?? "previewed again"}.`);
+      this.recovered.push(next.line);
       await this.createRun(state, next.record, { preview: next.preview, note: next.note });
       if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
     }

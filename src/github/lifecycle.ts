@@ -3,12 +3,12 @@
  * stale, a new check suite, the Re-run button, the pull request closed or reopened. Plain inputs
  * (a store, a record, a run), so any front end or pipeline can call them.
  */
-import { repreview } from "../core/replay.js";
+import { previewAgain, type RepreviewStep } from "../pipeline/preview-again.js";
 import type { ToolRegistry } from "../core/registry.js";
 import type { PendingRecord } from "../core/store.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { ACTION_CHECK_PREFIX, type ResyncStep } from "./check-run-stack.js";
+import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import type { CheckRunStore } from "./check-run-store.js";
 import { short } from "./check-run-output.js";
 import { decodeRecord } from "./record-codec.js";
@@ -24,15 +24,12 @@ export function repreviewerFor(
   repo: RepoRef,
   registry: ToolRegistry,
   limits: WorkspaceLimits,
-): (record: PendingRecord, sha: string) => Promise<ResyncStep> {
+): (record: PendingRecord, sha: string) => Promise<RepreviewStep> {
   const workspaces = new Map<string, Promise<Workspace>>();
   return async (record, sha) => {
     if (!workspaces.has(sha)) workspaces.set(sha, TarballWorkspace.download(octokit, repo, sha, limits));
-    const next = await repreview(registry, record, await workspaces.get(sha)!);
-    if ("gone" in next) return { closed: `nothing left to change: ${next.gone}` };
-    const what = next.changed ? "the preview changed" : "the preview is unchanged";
-    const note = `Previewed again on ${short(sha)} (was ${short(record.headSha)}): ${what}.`;
-    return { record: next.record, preview: { summary: next.message, diff: next.diff }, note, line: what };
+    // No reason named: the same re-preview serves Re-run on the head, where nothing new arrived.
+    return previewAgain(registry, record, await workspaces.get(sha)!, sha);
   };
 }
 

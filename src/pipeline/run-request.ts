@@ -9,10 +9,10 @@
  * apology that never carries the internal message.
  */
 import { steeringLine } from "../core/messages.js";
-import { repreview } from "../core/replay.js";
 import type { CommandOutcome } from "../core/runtime.js";
 import type { PendingRecord } from "../core/store.js";
 import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore } from "./ports.js";
+import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
 import type { Request, Trigger, TriggerKind } from "./request.js";
 import { alreadyCommitted, closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
@@ -151,15 +151,9 @@ async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyP
   }
   const workspace = await ports.workspace.at(pr, after, config);
   await store.resync(after, async (record) => {
-    const next = await repreview(ports.runtime.registry, record, workspace);
-    if ("gone" in next) {
-      lines.push(`- ${record.label}: closed, nothing left to change (${next.gone}).`);
-      return { closed: `nothing left to change: ${next.gone}` };
-    }
-    const what = next.changed ? "the preview changed" : "the preview is unchanged";
-    lines.push(`- ${next.record.label}: ${what}.`);
-    const note = `Previewed again on ${after.slice(0, 7)} after new commits (was ${record.headSha.slice(0, 7)}): ${what}.`;
-    return { record: next.record, preview: { summary: next.message, diff: next.diff }, note };
+    const step = await previewAgain(ports.runtime.registry, record, workspace, after, "new commits");
+    lines.push(step.line);
+    return step;
   });
   await store.updateGate?.();
   if (lines.length === 0) return undefined;

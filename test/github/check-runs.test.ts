@@ -226,11 +226,18 @@ describe("CheckRunStore", () => {
         ...options,
         repreview: async (record, sha) => {
           repreviewed.push(`${record.label}@${sha.slice(0, 1)}`);
-          return { record: { ...record, headSha: sha }, preview: { summary: "", diff: "" }, note: "again" };
+          return {
+            record: { ...record, headSha: sha },
+            preview: { summary: "", diff: "" },
+            note: "again",
+            line: `- ${record.label}: again.`,
+          };
         },
       });
       expect((await store.list()).map((record) => record.label)).toEqual(["Below"]);
       expect(repreviewed).toEqual(["Below@a"]);
+      // What the reply says of each recovered action, oldest first.
+      expect(store.stack.recovered).toEqual(["- Below: again.", "- Top: applied in eeeeeee."]);
       // The walk read the two commits below the head, newest first, and stopped at the one with our runs.
       expect(calls.filter((call) => call.method === "checks.listForRef").map((call) => call.params.ref)).toEqual([
         HEAD,
