@@ -235,12 +235,11 @@ export class CheckRunStack implements PendingActionStore {
         continue;
       }
       const next = await this.options.repreview(entry.record, state.sha);
+      this.recovered.push(next.line);
       if ("closed" in next) {
         if (live) await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
-        this.recovered.push(next.line);
         continue;
       }
-      this.recovered.push(next.line);
       await this.createRun(state, next.record, { preview: next.preview, note: next.note });
       if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
     }
