@@ -114,10 +114,10 @@ test("SIGKILL after the second apply's commit object, before its ref update: eac
   expect(result.done).toBe("rocket");
   expect(result.replies).toEqual([
     [
-      "✅ `/resolve apply first`",
+      "✅ `/resolve`",
       `This was already carried out: commit ${first.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
       `Commit ${link(first)} · Reason: first`,
-      "✅ `/resolve apply second`",
+      "✅ `/resolve`",
       "Applied 2 replacements in 1 file.",
       `Commit ${link(second)} · Reason: second`,
       `---\nPending: ${LOG_LABEL}. Resolve it with ${RESOLVE}.`,
@@ -142,10 +142,10 @@ test("SIGKILL after the first apply's run was completed, before the stack was ca
   expect(runsOn(bot, REPO, second).find((run) => run.name === "resolve-bot")?.conclusion).toBe("action_required");
   expect(result.replies).toEqual([
     [
-      "✅ `/resolve apply first`",
+      "✅ `/resolve`",
       `This was already carried out: commit ${first.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
       `Commit ${link(first)} · Reason: first`,
-      "✅ `/resolve apply second`",
+      "✅ `/resolve`",
       "Applied 2 replacements in 1 file.",
       `Commit ${link(second)} · Reason: second`,
       `---\nPending: ${LOG_LABEL}. Resolve it with ${RESOLVE}.`,
@@ -165,10 +165,10 @@ test("SIGKILL before the reply, every write done: one reply that says what the f
   expect(actionRuns(head)).toEqual([[`resolve-bot: ${LOG_LABEL}`, "in_progress", null]]);
   expect(result.replies).toEqual([
     [
-      `✅ \`${ERROR}\``,
+      "✅ `/ast-edit`",
       `**${ERROR_LABEL}** — pending #2, nothing written yet`,
       `This was already carried out: the preview was pushed ${INTERRUPTED}`,
-      "✅ `/resolve apply ok`",
+      "✅ `/resolve`",
       `This was already carried out: commit ${head.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
       `Commit ${link(head)} · Reason: ok`,
       `---\nPending: ${LOG_LABEL}. Resolve it with ${RESOLVE}.`,
