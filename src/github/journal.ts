@@ -68,7 +68,10 @@ export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, re
       if (!record) continue;
       records.set(record.id, record);
       // A carried or restored run keeps its record, so a push is found wherever the action is now.
-      if (ours(record.requestStep)) pushed.set(record.requestStep, (pushed.get(record.requestStep) ?? new Map()).set(record.id, record));
+      if (ours(record.requestStep)) {
+        const byId = pushed.get(record.requestStep) ?? new Map<string, PendingRecord>();
+        pushed.set(record.requestStep, byId.set(record.id, record));
+      }
       const resolvedBy = decodeStep(run.output.summary);
       if (run.status === "completed" && ours(resolvedBy)) {
         const action = run.conclusion === "success" ? "apply" : "discard";
@@ -76,7 +79,11 @@ export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, re
       }
     }
   }
-  for (const [step, byId] of pushed) journal.pushed.set(step, [...byId.values()].sort((a, b) => a.index - b.index));
+  for (const [step, byId] of pushed)
+    journal.pushed.set(
+      step,
+      [...byId.values()].sort((a, b) => a.index - b.index),
+    );
   // An apply whose run was never completed (cut short after its ref update) still names its action.
   for (const [actionId, step] of appliedBy) {
     const record = records.get(actionId);

@@ -33,13 +33,20 @@ export function carriedOut(journal: RequestJournal, step: string, command: Slash
   if (command.name !== "resolve") {
     const pushed = journal.pushed.get(step);
     if (!pushed || pushed.length === 0) return undefined;
-    return { command: typed, kind: "preview", ok: true, message: ALREADY_PREVIEWED, pushed: pushed.map((record) => ({ record, diff: "" })) };
+    return {
+      command: typed,
+      kind: "preview",
+      ok: true,
+      message: ALREADY_PREVIEWED,
+      pushed: pushed.map((record) => ({ record, diff: "" })),
+    };
   }
   const done = journal.resolved.get(step);
   const parsed = parseResolveArgs(command.args);
   if (!done || "error" in parsed) return undefined;
   const { commit, record } = done;
-  const message = commit !== undefined ? alreadyCommitted(commit) : alreadyResolved(record?.label ?? "the newest pending action", done.action);
+  const message =
+    commit !== undefined ? alreadyCommitted(commit) : alreadyResolved(record?.label ?? "the newest pending action", done.action);
   const resolved = record && {
     record,
     action: done.action,

@@ -78,7 +78,12 @@ async function killedAndRestarted(number: number, body: string): Promise<{ done:
 }
 
 async function openPr(branch: string, ...previews: string[]): Promise<{ number: number; headSha: string }> {
-  const pr = await bot.gh.createPullRequest({ repo: REPO, head: branch, user: "alice", commits: [{ files: { [`${branch}.txt`]: "x\n" } }] });
+  const pr = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: branch,
+    user: "alice",
+    commits: [{ files: { [`${branch}.txt`]: "x\n" } }],
+  });
   for (const preview of previews) expect((await comment(bot, REPO, pr.number, "alice", preview)).done).toBe("rocket");
   return pr;
 }
@@ -135,9 +140,7 @@ test("SIGKILL after the first apply's run was completed, before the stack was ca
   const [first, second] = commits.map((commit) => commit.sha) as [string, string];
   expect(await file("carry", "src/log.ts")).toBe('console.log("log");\n');
   // The applied action's run says so; the rest of the stack moved on and only LOG is pending.
-  expect(actionRuns(pr.headSha)).toEqual(
-    expect.arrayContaining([[`resolve-bot: ${ERROR_LABEL}`, "completed", "success"]]),
-  );
+  expect(actionRuns(pr.headSha)).toEqual(expect.arrayContaining([[`resolve-bot: ${ERROR_LABEL}`, "completed", "success"]]));
   expect(actionRuns(second)).toEqual([[`resolve-bot: ${LOG_LABEL}`, "in_progress", null]]);
   expect(runsOn(bot, REPO, second).find((run) => run.name === "resolve-bot")?.conclusion).toBe("action_required");
   expect(result.replies).toEqual([
@@ -198,9 +201,11 @@ test("SIGKILL after a preview's check run was created, before the gate and the r
   expect(actionRuns(pr.headSha)).toEqual([[`resolve-bot: ${LOG_LABEL}`, "in_progress", null]]);
   expect(runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot")?.conclusion).toBe("action_required");
   expect(result.replies).toEqual([
-    [`**${LOG_LABEL}** — pending #1, nothing written yet`, `This was already carried out: the preview was pushed ${INTERRUPTED}`, `---\nNext: ${RESOLVE}.`].join(
-      "\n\n",
-    ),
+    [
+      `**${LOG_LABEL}** — pending #1, nothing written yet`,
+      `This was already carried out: the preview was pushed ${INTERRUPTED}`,
+      `---\nNext: ${RESOLVE}.`,
+    ].join("\n\n"),
   ]);
   expect(result.done).toBe("rocket");
   const pending = await comment(bot, REPO, pr.number, "alice", "/pending");

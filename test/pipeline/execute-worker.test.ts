@@ -60,6 +60,8 @@ test("a preview and its apply, each carried out in a worker thread from the requ
     ok: false,
     status: "user-error",
     // The hidden marker names the request and how it ended (a re-run that finds it does not reply again).
-    replied: [`No pending action to resolve. Nothing to apply or discard.\n\n<!-- resolve-bot:request:${refused.request.deliveryId}:user-error -->`],
+    replied: [
+      `No pending action to resolve. Nothing to apply or discard.\n\n<!-- resolve-bot:request:${refused.request.deliveryId}:user-error -->`,
+    ],
   });
 }, 60_000);
