@@ -35,7 +35,7 @@ export interface ResolveBotOptions {
   /** Makes the job queue: SQLite in RESOLVE_BOT_DATA_DIR, or Redis with REDIS_URL, by default. */
   createQueue?: (log: Log) => JobQueue;
   /** Carries out a request: in the worker pool by default (tests may run it in this process). */
-  execute?: (request: Request, signal?: AbortSignal) => Promise<ExecuteResult | undefined>;
+  execute?: (request: Request, signal?: AbortSignal, rerun?: boolean) => Promise<ExecuteResult | undefined>;
   /** The job queue, the worker pool and the app's logger, for graceful shutdown (and tests). */
   onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log }) => void;
 }
@@ -80,7 +80,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       queue.process(
         async (job, run) => {
           await acknowledgements.acknowledged(job.id);
-          await execute(job.payload as Request, run.signal);
+          // A later attempt may follow one cut short mid-way: it looks up what that one did.
+          await execute(job.payload as Request, run.signal, run.attempt > 1);
         },
         {
           concurrency: jobConcurrency(env),

@@ -1,6 +1,8 @@
 /** What a front end gives the runtime for one pull request (or one local checkout). */
 import type { ChangeSet } from "../workspace/changeset.js";
 import type { Workspace } from "../workspace/workspace.js";
+import type { SlashCommand } from "./commands.js";
+import type { CommandOutcome } from "./runtime.js";
 import type { PendingActionStore, PendingRecord } from "./store.js";
 
 export type Steering = "stack" | "strict";
@@ -19,6 +21,8 @@ export interface CommitRequest {
   actor: string;
   /** The apply() result text (or the default `Applied: <label>.`). */
   message: string;
+  /** The request step that applies it (a forge records it in the commit). */
+  requestStep?: string;
 }
 
 export interface CommandContext {
@@ -41,6 +45,15 @@ export interface CommandContext {
   isToolEnabled?(name: string): boolean;
   /** Told as work goes on (a worker pool restarts its time limit per command and words its stop reply). */
   progress?: Progress;
+  /** The request being carried out (a webhook's delivery id): each command's writes name their step. */
+  requestId?: string;
+  /** The step of the command being run (set by the runtime per command when `requestId` is known). */
+  step?: string;
+  /**
+   * A request run again after an interruption: the outcome of a command the cut-short run already
+   * carried out, as the forge recorded it, so it is reported and not run twice.
+   */
+  carriedOut?(step: string, command: SlashCommand): Promise<CommandOutcome | undefined>;
 }
 
 /** Where the runtime is: which command runs, and when it starts writing. */

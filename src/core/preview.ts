@@ -49,7 +49,17 @@ export async function preview(
   const pushed: PushedAction[] = [];
   for (const [index, { fields, diff }] of described.entries()) {
     const record = await ctx.store.push(
-      { ...fields, id: randomUUID(), tool: tool.name, params, callId, index, requestedBy: ctx.actor, createdAt: new Date().toISOString() },
+      {
+        ...fields,
+        id: randomUUID(),
+        tool: tool.name,
+        params,
+        callId,
+        index,
+        requestedBy: ctx.actor,
+        createdAt: new Date().toISOString(),
+        ...(ctx.step !== undefined ? { requestStep: ctx.step } : {}),
+      },
       { summary: message, diff },
     );
     pushed.push({ record, diff });

@@ -37,6 +37,11 @@ export function parseResolveArgs(args: string): { action: ResolveAction; reason:
   return { action, reason };
 }
 
+/** The request step the resolution is recorded with, when the context names one. */
+function stepOf(ctx: CommandContext): { requestStep?: string } {
+  return ctx.step !== undefined ? { requestStep: ctx.step } : {};
+}
+
 function causeOf(error: unknown): string {
   if (error instanceof UserError) return error.message;
   return `${error instanceof Error ? error.message : String(error)}`;
@@ -59,14 +64,14 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     if (application.result.isError) throw new UserError(resultText(application.result) || "apply() reported an error.");
     message = resultText(application.result) || applied(record.label);
     ctx.progress?.writing();
-    commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message });
+    commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message, ...stepOf(ctx) });
   } catch (error) {
     // Nothing was committed, so the action stays on the stack.
     return { ok: false, message: applyFailed(causeOf(error)) };
   }
   let popped: PendingRecord | null;
   try {
-    popped = await ctx.store.pop({ id: record.id, action: "apply", reason, actor: ctx.actor, message, commit });
+    popped = await ctx.store.pop({ id: record.id, action: "apply", reason, actor: ctx.actor, message, commit, ...stepOf(ctx) });
   } catch (error) {
     // The commit is real: say so, and let the store reconcile from the commit's trailer later.
     if (!commit) throw error;
@@ -100,7 +105,7 @@ async function discardTop(registry: ToolRegistry, record: PendingRecord, reason:
   } catch {
     // Tool gone, files changed, cleanup failed: the default message stands (spec §6).
   }
-  const popped = await ctx.store.pop({ id: record.id, action: "discard", reason, actor: ctx.actor, message });
+  const popped = await ctx.store.pop({ id: record.id, action: "discard", reason, actor: ctx.actor, message, ...stepOf(ctx) });
   if (!popped)
     return { ok: false, message: `The pending stack changed while ${record.label} was being discarded; nothing was discarded. Try again.` };
   return {

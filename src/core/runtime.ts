@@ -10,7 +10,7 @@ import { preview, type PushedAction } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
 import { UserError } from "../errors.js";
-import type { PendingRecord } from "./store.js";
+import { requestStep, type PendingRecord } from "./store.js";
 import { commandName, usageBlock } from "./usage.js";
 
 export interface CommandOutcome {
@@ -56,16 +56,23 @@ export class Runtime {
         steering: undefined,
       };
     }
-    for (const command of commands) {
+    for (const [index, command] of commands.entries()) {
       if (outcomes.some((outcome) => !outcome.ok)) {
         skipped.push(`/${command.typed}`);
         continue;
       }
       ctx.progress?.command(`\`/${command.typed}\``);
-      outcomes.push(await this.handleCommand(command, ctx));
+      outcomes.push(await this.handleStep(command, index, ctx));
     }
     const stack = commands.length > 0 ? await ctx.store.list() : [];
     return { outcomes, skipped, stack, steering: steeringLine(stack, ctx.resolveCommands) };
+  }
+
+  /** One command of a request: what it writes names its step; one already carried out is not run again. */
+  async handleStep(command: SlashCommand, index: number, ctx: CommandContext): Promise<CommandOutcome> {
+    if (ctx.requestId === undefined) return this.handleCommand(command, ctx);
+    const step = requestStep(ctx.requestId, index);
+    return (await ctx.carriedOut?.(step, command)) ?? (await this.handleCommand(command, { ...ctx, step }));
   }
 
   async handleCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {

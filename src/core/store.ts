@@ -26,6 +26,20 @@ export interface PendingRecord {
   headSha: string;
   requestedBy: string;
   createdAt: string;
+  /**
+   * The request step that pushed it (see `requestStep`): a request that runs again after an
+   * interruption finds its earlier pushes by it instead of pushing them twice.
+   */
+  requestStep?: string;
+}
+
+/**
+ * Names one command of one request, e.g. `<delivery id>#1` for its second command. Everything a
+ * command writes carries it, so a run of the request that was cut short can be told apart from
+ * work still to do (the forge itself is the journal).
+ */
+export function requestStep(requestId: string, index: number): string {
+  return `${requestId}#${index}`;
 }
 
 export type NewPendingRecord = Omit<PendingRecord, "seq">;
@@ -48,6 +62,8 @@ export interface Resolution {
   message: string;
   /** The commit made by apply, when there was one. */
   commit?: string;
+  /** The request step that resolves it, recorded with the resolution. */
+  requestStep?: string;
 }
 
 export interface PendingActionStore {

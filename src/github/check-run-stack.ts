@@ -28,7 +28,7 @@ import {
   supersededSummary,
 } from "./check-run-output.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
-import { decodeRecord, encodeRecord } from "./record-codec.js";
+import { decodeRecord, encodeRecord, encodeStep } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
 export const ACTION_CHECK_PREFIX = "resolve-bot: ";
@@ -306,7 +306,7 @@ export class CheckRunStack implements PendingActionStore {
     const top = state.pending.at(-1);
     if (!top || top.record.id !== resolution.id) return null;
     const applied = resolution.action === "apply";
-    const summary = resolutionSummary(top.record, resolution, (sha) => this.options.commitUrl(sha));
+    const summary = resolutionSummary(top.record, resolution, (sha) => this.options.commitUrl(sha)) + encodeStep(resolution.requestStep);
     await this.complete(top, applied ? "success" : "cancelled", applied ? "Applied" : "Discarded", summary);
     state.pending.pop();
     if (resolution.commit) await this.carryTo(resolution.commit, `${top.record.label} was applied`);

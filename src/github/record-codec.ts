@@ -28,3 +28,19 @@ export function decodeRecord(summary: string | null | undefined): PendingRecord 
     return undefined;
   }
 }
+
+/**
+ * The request step that resolved an action, hidden in its completed run's summary: a request run
+ * again after an interruption finds its own discard or apply there instead of resolving the next
+ * action too. Percent-encoded, so no id can close the HTML comment.
+ */
+const STEP_MARKER = /<!-- resolve-bot:resolved-by:(\S+) -->/;
+
+export function encodeStep(step: string | undefined): string {
+  return step === undefined ? "" : `\n\n<!-- resolve-bot:resolved-by:${encodeURIComponent(step)} -->`;
+}
+
+export function decodeStep(summary: string | null | undefined): string | undefined {
+  const match = STEP_MARKER.exec(summary ?? "");
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}

@@ -4,7 +4,7 @@
  * a link to the action's check run (which holds the full diff), and the next command once at the end.
  */
 import type { CommentOutcome, CommandOutcome } from "../core/runtime.js";
-import type { Reply } from "../pipeline/reply.js";
+import type { Reply, ReplyStatus } from "../pipeline/reply.js";
 import type { PendingRecord } from "../core/store.js";
 import { RESOLVE_COMMANDS } from "../core/messages.js";
 import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
@@ -125,4 +125,24 @@ export function renderGitHubReply(reply: Reply, links: Links): string {
   if (reply.status === "bot-error") return INTERNAL_ERROR;
   if (reply.outcomes.length === 0 && reply.skipped.length === 0) return withSteering(textLines(reply.notice ?? ""), reply.steering);
   return renderReply(reply, links);
+}
+
+/**
+ * Hidden at the end of each reply comment: the request it answers and how it ended. A request run
+ * again after it had replied (it was cut short before the job was marked done) finds it and only
+ * finishes (🚀/😕), instead of replying twice. Percent-encoded, so no id can close the comment.
+ */
+export function requestMarker(requestId: string, status: ReplyStatus): string {
+  return `<!-- resolve-bot:request:${encodeURIComponent(requestId)}:${status} -->`;
+}
+
+const STATUSES: readonly ReplyStatus[] = ["ok", "user-error", "bot-error"];
+
+/** The status a reply's marker records for `requestId`, if the body is that request's reply. */
+export function repliedStatus(body: string, requestId: string): ReplyStatus | undefined {
+  const prefix = `<!-- resolve-bot:request:${encodeURIComponent(requestId)}:`;
+  const at = body.lastIndexOf(prefix);
+  if (at === -1) return undefined;
+  const status = body.slice(at + prefix.length).split(" ")[0] as ReplyStatus;
+  return STATUSES.includes(status) ? status : undefined;
 }

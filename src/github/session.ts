@@ -7,13 +7,14 @@ import { commitMessage } from "../core/commit-message.js";
 import { once, type Progress } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
-import type { Reply } from "../pipeline/reply.js";
+import type { Reply, ReplyStatus } from "../pipeline/reply.js";
 import type { Request, RequestActor } from "../pipeline/request.js";
 import { CheckRunStore } from "./check-run-store.js";
 import { commitChangeSet } from "./commit-writer.js";
 import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { allows, permissionOf } from "./permissions.js";
-import { renderGitHubReply } from "./replies.js";
+import { readJournal, requestTrailer } from "./journal.js";
+import { renderGitHubReply, repliedStatus, requestMarker } from "./replies.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
@@ -32,6 +33,8 @@ export interface GitHubPortsOptions {
   canWriteWorkflows(): Promise<boolean>;
   /** Called with each comment body posted (the execution summary). */
   onReply?(body: string): void;
+  /** The request runs again (an earlier run was cut short): what that run did is looked up first. */
+  rerun?: boolean;
   progress?: Progress;
 }
 
@@ -86,6 +89,20 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
+/** The status of this request's reply, when the bot already posted it (newest comments first). */
+async function sentReply(octokit: GitHubClient, request: Request): Promise<ReplyStatus | undefined> {
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    ...request.repository,
+    issue_number: request.pullRequest,
+    per_page: 100,
+  });
+  for (const comment of comments.reverse()) {
+    const status = comment.user?.type === "Bot" ? repliedStatus(comment.body ?? "", request.deliveryId) : undefined;
+    if (status) return status;
+  }
+  return undefined;
+}
+
 /** The first command the actor may not run, with the permission it needs. */
 async function permissionRefusal(
   octokit: GitHubClient,
@@ -131,13 +148,9 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
       fallback: DEFAULT_REPO_CONFIG,
     },
     permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
-    pullRequest: {
-      read: () => readPullRequest(octokit, repo, request.pullRequest),
-      async committedBy(pr, requestId) {
-        const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: pr.headSha });
-        return data.message.split("\n").includes(`Resolve-Request: ${requestId}`) ? pr.headSha : undefined;
-      },
-    },
+    pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
+    // Only a re-run looks back at what its interrupted run did (github/journal.ts).
+    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.deliveryId, options.appId) } } : {}),
     stack: { open: openStore },
     lifecycle: {
       refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
@@ -168,8 +181,8 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
           record: commit.record,
           reason: commit.reason,
           template: config.commitMessage,
-          // Resolve-Request names the job: if it runs again after this commit, it is not applied twice.
-          trailers: [`Resolve-Request: ${request.deliveryId}`, `Co-authored-by: ${actor.login} <${address}>`],
+          // Resolve-Request names the request's step: if it runs again after this commit, it is not applied twice.
+          trailers: [requestTrailer(commit.requestStep ?? request.deliveryId), `Co-authored-by: ${actor.login} <${address}>`],
         });
         return commitChangeSet(octokit, { ...pr, headSha: parent }, changes, {
           message,
@@ -180,12 +193,14 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     reply: {
       async send(reply: Reply) {
         const body = renderGitHubReply(reply, commitUrl);
-        await octokit.rest.issues.createComment({ ...repo, issue_number: request.pullRequest, body });
-        options.onReply?.(body);
+        const marked = `${body}\n\n${requestMarker(request.deliveryId, reply.status)}`;
+        await octokit.rest.issues.createComment({ ...repo, issue_number: request.pullRequest, body: marked });
+        options.onReply?.(marked);
       },
       async finish(ok) {
         if (commentId !== undefined) await react(octokit, repo, commentId, ok ? "rocket" : "confused");
       },
+      ...(options.rerun ? { sent: () => sentReply(octokit, request) } : {}),
     },
   };
 }

@@ -28,6 +28,8 @@ export interface ExecuteOptions {
   /** Where failures are logged (default: the executor's own Probot logger). */
   log?: PipelineLog;
   progress?: Progress;
+  /** The job's earlier attempt was cut short: what it did is looked up and not done again. */
+  rerun?: boolean;
 }
 
 /** How long an installation's permissions are trusted before asking GitHub again. */
@@ -96,6 +98,7 @@ export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, o
     canWriteWorkflows: () => executor.canWriteWorkflows(request.installationId),
     onReply: (body) => replied.push(body),
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.rerun ? { rerun: true } : {}),
   });
   const result = await runRequest(request, ports);
   return { ok: result.status === "ok", status: result.status, replied };

@@ -9,6 +9,7 @@ import type { WorkerPool } from "../workers/pool.js";
 import type { ExecuteResult } from "./execute.js";
 import type { PipelineLog } from "./ports.js";
 import type { Request } from "./request.js";
+import type { RequestTask } from "./worker-task.js";
 
 const TASK = { module: new URL("./worker-task.js", import.meta.url), export: "executeRequestTask" };
 
@@ -26,9 +27,9 @@ interface StoppedRequestReply {
 }
 
 export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: StoppedRequestReply) {
-  return async (request: Request, signal?: AbortSignal): Promise<ExecuteResult | undefined> => {
-    const outcome = await pool.run<Request, ExecuteResult>(
-      { ...TASK, input: request },
+  return async (request: Request, signal?: AbortSignal, rerun = false): Promise<ExecuteResult | undefined> => {
+    const outcome = await pool.run<RequestTask, ExecuteResult>(
+      { ...TASK, input: { request, rerun } },
       { label: requestLabel(request), ...(signal ? { signal } : {}) },
     );
     if (outcome.ok) return outcome.value;

@@ -8,7 +8,7 @@ import type { Runtime } from "../core/runtime.js";
 import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
 import type { ChangeSet } from "../workspace/changeset.js";
 import type { Workspace } from "../workspace/workspace.js";
-import type { Reply } from "./reply.js";
+import type { Reply, ReplyStatus } from "./reply.js";
 import type { RequestActor } from "./request.js";
 
 /** The part of a forge's configuration the pipeline reads itself. */
@@ -38,6 +38,14 @@ export interface PermissionRefusal {
 
 /** A re-preview after new commits: the new record and what it shows, or why nothing is left. */
 export type Repreviewed = { record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string };
+
+/** What a request's commands did before its run was cut short, by request step (`<request>#<index>`). */
+export interface RequestJournal {
+  /** The actions each step pushed, in push order (wherever they are now). */
+  pushed: Map<string, PendingRecord[]>;
+  /** The action each step applied or discarded: its commit, and its record when it is still known. */
+  resolved: Map<string, { action: "apply" | "discard"; commit?: string; record?: PendingRecord }>;
+}
 
 /** The pending stack at one head commit, plus what a forge keeps beside it. */
 export interface StackStore extends PendingActionStore {
@@ -74,15 +82,12 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   config: { load(): Promise<LoadedConfig<C>>; fallback: C };
   /** The first command the actor may not run; undefined when all are allowed. */
   permission: { refusal(actor: RequestActor, commands: string[], config: C): Promise<PermissionRefusal | undefined> };
-  pullRequest: {
-    read(): Promise<P>;
-    /**
-     * The head commit when this request made it: a run of the request that was cut short after
-     * committing (a killed worker, a lost lease) is not applied again when the job runs again.
-     * A forge whose requests never run twice leaves it out.
-     */
-    committedBy?(pr: P, requestId: string): Promise<string | undefined>;
-  };
+  pullRequest: { read(): Promise<P> };
+  /**
+   * What an earlier, interrupted run of this request (a killed worker, a lost lease) already did,
+   * read back from the forge. Given only when the request runs again: a first run pays nothing.
+   */
+  journal?: { read(pr: P): Promise<RequestJournal> };
   stack: { open(pr: P, headSha: string, config: C): StackStore };
   /** The files at a commit (with the default branch's, for trusted configuration). */
   workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };
@@ -95,6 +100,11 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
     send(reply: Reply): Promise<void>;
     /** Marks a comment's request as finished (GitHub: 🚀 or 😕). */
     finish?(ok: boolean): Promise<void>;
+    /**
+     * The status of this request's reply when an earlier run already said it (it was interrupted
+     * before the job was marked done). Given only when the request runs again.
+     */
+    sent?(): Promise<ReplyStatus | undefined>;
   };
   log: PipelineLog;
   /** Told which command runs and when writing starts (a worker pool's time limit and stop reply). */

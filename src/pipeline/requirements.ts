@@ -4,11 +4,6 @@
  */
 import type { PermissionRefusal, PullRequestView } from "./ports.js";
 
-/** A job that ran again after its first run had committed (the worker died before replying). */
-export function alreadyCommitted(commit: string): string {
-  return `This was already carried out: commit ${commit.slice(0, 7)} on the branch is this request's apply (resolve-bot was interrupted before it could reply). Nothing more was done.`;
-}
-
 export function configProblems(file: string, errors: string[]): string {
   return `\`${file}\` has problems, so nothing was run:\n${errors.map((error) => `- ${error}`).join("\n")}`;
 }

@@ -15,7 +15,7 @@ import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore 
 import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
 import type { Request, Trigger, TriggerKind } from "./request.js";
-import { alreadyCommitted, closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
+import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
 import { openSession, type Session } from "./session.js";
 
 export interface RequestResult {
@@ -46,6 +46,12 @@ const HANDLERS: { [K in TriggerKind]: TriggerHandler<K> } = {
 
 export async function runRequest(request: Request, ports: AnyPorts): Promise<RequestResult> {
   const handler = HANDLERS[request.trigger.kind] as TriggerHandler<TriggerKind>;
+  // A re-run whose reply is already out (the run was cut short after saying it): only finish.
+  const said = handler.answersFailures ? await ports.reply.sent?.() : undefined;
+  if (said !== undefined) {
+    await ports.reply.finish?.(said === "ok");
+    return { status: said };
+  }
   let result: RequestResult;
   try {
     const reply = await handler.run(request, request.trigger, ports);
@@ -82,12 +88,10 @@ async function prepare(request: Request, commands: string[], ports: AnyPorts): P
   const pr = await ports.pullRequest.read();
   const closed = closedRefusal(pr, commands);
   if (closed) return { refused: await notice(ports, "user-error", closed, config, pr) };
-  if (commands.includes("resolve")) {
-    const commit = await ports.pullRequest.committedBy?.(pr, request.deliveryId);
-    // Listing the stack completes the interrupted apply from its commit and carries the rest.
-    if (commit) return { refused: await notice(ports, "ok", alreadyCommitted(commit), config, pr) };
-  }
-  return { session: openSession(ports, pr, config, request.actor) };
+  // A re-run: what its interrupted run did is reported, not done again (pipeline/journal.ts).
+  const journal = await ports.journal?.read(pr);
+  const session = openSession(ports, pr, config, { actor: request.actor, requestId: request.deliveryId, ...(journal ? { journal } : {}) });
+  return { session };
 }
 
 /**
@@ -122,11 +126,13 @@ async function onButton(request: Request, trigger: TriggerOf<"button">, ports: A
   if ("refused" in prepared) return prepared.refused;
   const { session } = prepared;
   const reason = `${trigger.action === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${request.actor.login}`;
-  const outcome = await ports.runtime.resolve(trigger.action, reason, session.context);
+  // The button is the request's one command: `/resolve <action> <reason>`, step 0.
+  const command = { name: "resolve", typed: "resolve", args: `${trigger.action} ${reason}`, line: 1 };
+  const outcome = await ports.runtime.handleStep(command, 0, session.context);
   await refreshGate(session.store, ports.log);
   return {
     status: outcome.ok ? "ok" : "user-error",
-    outcomes: [{ command: "/resolve", kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved }],
+    outcomes: [outcome],
     skipped: [],
     ...withStack(await session.store.list(), ports),
   };

@@ -7,7 +7,8 @@
 import { normaliseCommandName } from "../core/commands.js";
 import type { CommandContext } from "../core/context.js";
 import type { Workspace } from "../workspace/workspace.js";
-import type { Ports, PullRequestView, RequestConfig, StackStore } from "./ports.js";
+import { carriedOut } from "./journal.js";
+import type { Ports, PullRequestView, RequestConfig, RequestJournal, StackStore } from "./ports.js";
 import type { RequestActor } from "./request.js";
 
 export interface Session {
@@ -17,11 +18,19 @@ export interface Session {
   head(): string;
 }
 
+/** Who asks, and which request this is (its id names what each command writes). */
+export interface SessionRequest {
+  actor: RequestActor;
+  requestId?: string;
+  /** What an interrupted earlier run of the request did (a re-run only). */
+  journal?: RequestJournal;
+}
+
 export function openSession<C extends RequestConfig, P extends PullRequestView>(
   ports: Ports<C, P>,
   pr: P,
   config: C,
-  actor: RequestActor,
+  { actor, requestId, journal }: SessionRequest,
 ): Session {
   let head = pr.headSha;
   const store = ports.stack.open(pr, head, config);
@@ -43,6 +52,8 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
       if (commit !== undefined) head = commit;
       return commit;
     },
+    ...(requestId !== undefined ? { requestId } : {}),
+    ...(journal ? { carriedOut: async (step, command) => carriedOut(journal, step, command) } : {}),
     ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),
     ...(ports.progress ? { progress: ports.progress } : {}),
   };

@@ -7,6 +7,12 @@ import { reportCommand, reportWriting } from "../workers/progress.js";
 import { executeRequest, type ExecuteResult } from "./execute.js";
 import type { Request } from "./request.js";
 
-export async function executeRequestTask(request: Request): Promise<ExecuteResult> {
-  return executeRequest(request, process.env, { progress: { command: reportCommand, writing: reportWriting } });
+/** `rerun`: an attempt after the first (kept out of the request, which is what was asked). */
+export interface RequestTask {
+  request: Request;
+  rerun: boolean;
+}
+
+export async function executeRequestTask({ request, rerun }: RequestTask): Promise<ExecuteResult> {
+  return executeRequest(request, process.env, { progress: { command: reportCommand, writing: reportWriting }, rerun });
 }

@@ -188,7 +188,12 @@ export function latestReply(bot: Bot, repo: string, number: number, afterCount =
     .comments(repo, number)
     .slice(afterCount)
     .filter((entry) => entry.user === bot.gh.botLogin);
-  return replies.at(-1)?.body ?? "";
+  return withoutMarker(replies.at(-1)?.body ?? "");
+}
+
+/** A reply as people read it: without the hidden marker that names its request (github/replies.ts). */
+export function withoutMarker(body: string): string {
+  return body.replace(/\n\n<!-- resolve-bot:request:\S+ -->$/, "");
 }
 
 function expectStatus(status: number): void {

@@ -70,7 +70,7 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
   expect(commit.parents).toEqual([pr.headSha]);
   expect(commit.verified).toBe(true);
   expect(commit.message).toMatch(
-    /^AST Edit: 2 replacements in 2 files\n\nuse the structured logger\n\nResolve-Action: [0-9a-f-]{36}\nResolve-Request: [0-9a-f-]+\nCo-authored-by: alice <\d+\+alice@users\.noreply\.127\.0\.0\.1>\n?$/,
+    /^AST Edit: 2 replacements in 2 files\n\nuse the structured logger\n\nResolve-Action: [0-9a-f-]{36}\nResolve-Request: [0-9a-f-]+#0\nCo-authored-by: alice <\d+\+alice@users\.noreply\.127\.0\.0\.1>\n?$/,
   );
   expect(await bot.gh.filesAt(REPO, head)).toEqual({
     ...BASE_FILES,

@@ -59,6 +59,9 @@ test("a preview and its apply, each carried out in a worker thread from the requ
   expect(await execute(refused.request)).toMatchObject({
     ok: false,
     status: "user-error",
-    replied: ["No pending action to resolve. Nothing to apply or discard."],
+    // The hidden marker names the request and how it ended (a re-run that finds it does not reply again).
+    replied: [
+      `No pending action to resolve. Nothing to apply or discard.\n\n<!-- resolve-bot:request:${refused.request.deliveryId}:user-error -->`,
+    ],
   });
 }, 60_000);

@@ -5,11 +5,12 @@
  */
 import { parseCommands } from "../../src/core/commands.js";
 import { Runtime } from "../../src/core/runtime.js";
-import { MemoryPendingActionStore, type PendingRecord } from "../../src/core/store.js";
+import { MemoryPendingActionStore, type NewPendingRecord, type PendingRecord } from "../../src/core/store.js";
 import { UserError } from "../../src/errors.js";
 import { INTERNAL_ERROR, renderGitHubReply } from "../../src/github/replies.js";
-import type { LoadedConfig, Ports, PullRequestView, RequestConfig, Repreviewed } from "../../src/pipeline/ports.js";
-import type { Reply } from "../../src/pipeline/reply.js";
+import { ALREADY_PREVIEWED, alreadyCommitted, alreadyResolved } from "../../src/pipeline/journal.js";
+import type { LoadedConfig, Ports, PullRequestView, RequestConfig, RequestJournal, Repreviewed } from "../../src/pipeline/ports.js";
+import type { Reply, ReplyStatus } from "../../src/pipeline/reply.js";
 import type { Request, Trigger } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
 import { DEFAULT_COMMAND_LIMITS } from "../../src/core/context.js";
@@ -20,6 +21,13 @@ const CONFIG: RequestConfig = { steering: "stack", commandLimits: DEFAULT_COMMAN
 
 class ForgeStore extends MemoryPendingActionStore {
   gateUpdates = 0;
+  /** Every record ever pushed (what a forge keeps on completed runs too). */
+  readonly pushed: PendingRecord[] = [];
+  override async push(record: NewPendingRecord): Promise<PendingRecord> {
+    const full = await super.push(record);
+    this.pushed.push(full);
+    return full;
+  }
   async updateGate(): Promise<void> {
     this.gateUpdates++;
   }
@@ -39,6 +47,8 @@ class FakeForge {
   pr: PullRequestView & { number: number } = { number: 7, headSha: "h0", state: "open" };
   readonly store = new ForgeStore();
   readonly replies: Reply[] = [];
+  /** The status of each request's reply, by delivery id (GitHub: the marker in the comment). */
+  readonly said = new Map<string, ReplyStatus>();
   readonly finished: boolean[] = [];
   readonly errors: unknown[] = [];
   readonly reads: string[] = [];
@@ -55,9 +65,25 @@ class FakeForge {
     return sha;
   }
 
-  ports(runtime: Runtime): Ports<RequestConfig, PullRequestView> {
+  /** What the forge shows of each request step: pushed records, resolutions (with their commits). */
+  journal(): RequestJournal {
+    const journal: RequestJournal = { pushed: new Map(), resolved: new Map() };
+    for (const record of this.store.pushed) {
+      if (record.requestStep) journal.pushed.set(record.requestStep, [...(journal.pushed.get(record.requestStep) ?? []), record]);
+    }
+    for (const resolution of this.store.resolutions) {
+      const record = this.store.pushed.find((candidate) => candidate.id === resolution.id);
+      if (resolution.requestStep)
+        journal.resolved.set(resolution.requestStep, { action: resolution.action, commit: resolution.commit, record });
+    }
+    return journal;
+  }
+
+  ports(runtime: Runtime, request?: { deliveryId: string; rerun: boolean }): Ports<RequestConfig, PullRequestView> {
     const touch = () => this.touched++;
+    const rerun = request?.rerun === true;
     return {
+      ...(rerun ? { journal: { read: async () => this.journal() } } : {}),
       runtime,
       config: { load: async () => (touch(), this.config), fallback: CONFIG },
       permission: {
@@ -88,8 +114,12 @@ class FakeForge {
         },
       },
       reply: {
-        send: async (reply) => void this.replies.push(reply),
+        send: async (reply) => {
+          this.replies.push(reply);
+          if (request) this.said.set(request.deliveryId, reply.status);
+        },
         finish: async (ok) => void this.finished.push(ok),
+        ...(rerun ? { sent: async () => this.said.get(request.deliveryId) } : {}),
       },
       log: { warn: () => undefined, error: ({ err }) => void this.errors.push(err) },
     };
@@ -100,18 +130,21 @@ async function setup() {
   const { registry } = await harness([appendTool, noteTool]);
   const forge = new FakeForge();
   const runtime = new Runtime(registry);
-  const run = (trigger: Trigger, actor = "alice") => {
+  const run = (trigger: Trigger, actor = "alice", deliveryId = "d", rerun = false) => {
     const request: Request = {
       repository: { owner: "o", repo: "r" },
       pullRequest: 7,
       actor: { login: actor, id: 1 },
-      deliveryId: "d",
+      deliveryId,
       trigger,
     };
-    return runRequest(request, forge.ports(runtime));
+    return runRequest(request, forge.ports(runtime, { deliveryId, rerun }));
   };
   const comment = (body: string) => run({ kind: "comment", commentId: 1, commands: parseCommands(body) });
-  return { forge, run, comment };
+  /** A comment as delivery `deliveryId`; `rerun`: a later attempt of that job. */
+  const attempt = (deliveryId: string, body: string, rerun: boolean) =>
+    run({ kind: "comment", commentId: 1, commands: parseCommands(body) }, "alice", deliveryId, rerun);
+  return { forge, run, comment, attempt };
 }
 
 describe("comments", () => {
@@ -261,5 +294,64 @@ describe("other triggers", () => {
       replies: [],
       gates: 0,
     });
+  });
+});
+
+describe("a job that runs again (an earlier attempt was cut short)", () => {
+  test("after every write but before the reply: nothing is done twice, and the one reply says what was done", async () => {
+    const { forge, attempt } = await setup();
+    const body = "/note kept\n/append a.txt two\n/resolve apply first";
+    await attempt("d1", body, false);
+    forge.replies.length = 0; // the first attempt was killed before its reply reached the forge
+    forge.said.clear();
+    const result = await attempt("d1", body, true);
+    expect(result.status).toBe("ok");
+    expect(forge.commits).toEqual([{ parent: "h0", sha: "h1", message: "first" }]);
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Note: kept"]);
+    expect(forge.replies).toHaveLength(1);
+    expect(forge.replies[0]!.outcomes.map((outcome) => outcome.message)).toEqual([
+      ALREADY_PREVIEWED,
+      ALREADY_PREVIEWED,
+      alreadyCommitted("h1"),
+    ]);
+    expect(forge.replies[0]!.outcomes[2]!.resolved).toMatchObject({ action: "apply", commit: "h1", reason: "first" });
+  });
+
+  test("part-way: the commands carried out are reported, the rest run once", async () => {
+    const { forge, attempt } = await setup();
+    await attempt("d0", "/note older", false);
+    await attempt("d1", "/note newer", false); // the cut-short attempt got as far as its first command
+    forge.said.delete("d1"); // and did not reply
+    const result = await attempt("d1", "/note newer\n/resolve discard no", true);
+    expect(result.status).toBe("ok");
+    expect(forge.replies.at(-1)!.outcomes.map((outcome) => outcome.message)).toEqual([
+      ALREADY_PREVIEWED,
+      "Discarded: Note: newer. Reason: no",
+    ]);
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Note: older"]);
+    // Once more (killed before replying): the discard is found, the older note stays.
+    forge.said.clear();
+    await attempt("d1", "/note newer\n/resolve discard no", true);
+    expect(forge.replies.at(-1)!.outcomes.map((outcome) => outcome.message)).toEqual([
+      ALREADY_PREVIEWED,
+      alreadyResolved("Note: newer", "discard"),
+    ]);
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Note: older"]);
+  });
+
+  test("after the reply: no second reply, only the finish its status calls for", async () => {
+    const { forge, attempt } = await setup();
+    await attempt("d1", "/resolve apply nothing", false);
+    const result = await attempt("d1", "/resolve apply nothing", true);
+    expect(result).toEqual({ status: "user-error" });
+    expect(forge.replies).toHaveLength(1);
+    expect(forge.finished).toEqual([false, false]);
+  });
+
+  test("a first attempt reads no journal (the normal path pays nothing)", async () => {
+    const { forge, attempt } = await setup();
+    await attempt("d1", "/note kept", false);
+    await attempt("d1", "/note kept", false);
+    expect(await forge.store.list()).toHaveLength(2);
   });
 });
