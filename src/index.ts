@@ -81,7 +81,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         async (job, run) => {
           await acknowledgements.acknowledged(job.id);
           // A later attempt may follow one cut short mid-way: it looks up what that one did.
-          await execute(job.payload as Request, run.signal, run.attempt > 1);
+          await execute(job.payload as Request, run.signal, run.rerun);
         },
         {
           concurrency: jobConcurrency(env),

@@ -31,6 +31,11 @@ export interface JobRun {
   /** 1 for the first attempt. */
   attempt: number;
   /**
+   * An earlier run of this job started and may have done part of it: a later attempt, a run after
+   * a crash, or a run handed back at shutdown (which does not count as an attempt).
+   */
+  rerun: boolean;
+  /**
    * A number that grows each time the key's lease changes hands. A step that writes outside the
    * queue checks `stillHolds()` first, so a holder whose lease expired can never complete it.
    */

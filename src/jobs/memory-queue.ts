@@ -69,7 +69,7 @@ export class MemoryJobQueue implements JobQueue {
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) return this.options.onError?.(new Error("abandoned: the queue was closed before it ran"), job);
       const fence = ++this.fence;
-      const run: JobRun = { attempt, fence, signal, stillHolds: async () => !signal.aborted };
+      const run: JobRun = { attempt, rerun: attempt > 1, fence, signal, stillHolds: async () => !signal.aborted };
       try {
         await worker.handler(job, run);
         return;

@@ -207,7 +207,7 @@ export class RedisJobQueue implements JobQueue {
         const [, id, fence, attempt, payload, state, lastError] = taken as [string, ...string[]];
         const job: Job = { id: id!, key, payload: JSON.parse(payload!) as unknown };
         const run = new RedisRun(key, id!, fence!, this.leaseMs);
-        const work = this.carryOut(run, job, Number(attempt), state === "dead" ? lastError! : undefined, processing);
+        const work = this.carryOut(run, job, Number(attempt), state === "dead" ? lastError! : undefined, processing, lastError !== "");
         this.runs.track(run, work);
         await Promise.race([work, run.handedBackSignal]);
       }
@@ -216,7 +216,15 @@ export class RedisJobQueue implements JobQueue {
     }
   }
 
-  private async carryOut(run: RedisRun, job: Job, attempt: number, deadWith: string | undefined, processing: Processing): Promise<void> {
+  private async carryOut(
+    run: RedisRun,
+    job: Job,
+    attempt: number,
+    deadWith: string | undefined,
+    processing: Processing,
+    /** A run of this job started before (lastError is set by retries and hand-backs). */
+    ranBefore: boolean,
+  ): Promise<void> {
     run.renewal = setInterval(() => void this.renew(run), Math.max(10, Math.floor(this.leaseMs / 3)));
     try {
       if (deadWith !== undefined) return await this.deadLetter(run, job, new Error(deadWith), attempt, processing);
@@ -229,6 +237,7 @@ export class RedisJobQueue implements JobQueue {
       }
       const jobRun: JobRun = {
         attempt,
+        rerun: attempt > 1 || ranBefore,
         fence: Number(run.fence),
         stillHolds: () => this.stillHolds(run),
         signal: run.controller.signal,

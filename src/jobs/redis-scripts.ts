@@ -78,7 +78,11 @@ const scripts = {
   handBack: {
     keys: 2,
     lua: `${HOLDS}
-      if redis.call('HGET', KEYS[2], 'state') ~= 'dead' then redis.call('HINCRBY', KEYS[2], 'attempt', -1) end
+      if redis.call('HGET', KEYS[2], 'state') ~= 'dead' then
+        redis.call('HINCRBY', KEYS[2], 'attempt', -1)
+        -- Not counted, but the next run is a re-run: a lastError says a run started.
+        if not redis.call('HGET', KEYS[2], 'lastError') then redis.call('HSET', KEYS[2], 'lastError', 'handed back') end
+      end
       redis.call('DEL', KEYS[1]); return 1`,
   },
   /** KEYS: keys. ARGV: lock prefix, list prefix, job prefix. → keys whose head is due and unlocked. */

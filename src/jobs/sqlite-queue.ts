@@ -121,7 +121,10 @@ export class SqliteJobQueue implements JobQueue {
       unnotified: this.db.prepare<[], JobRow>(
         "SELECT seq, id, key, payload, attempt, last_error FROM jobs WHERE state = 'dead' AND notified = 0 ORDER BY seq",
       ),
-      handBack: this.db.prepare<[number]>("UPDATE jobs SET state = 'queued', attempt = attempt - 1 WHERE seq = ? AND state = 'running'"),
+      // A hand-back is not counted as an attempt; last_error still says a run started (a re-run next).
+      handBack: this.db.prepare<[number]>(
+        "UPDATE jobs SET state = 'queued', attempt = attempt - 1, last_error = COALESCE(last_error, 'handed back') WHERE seq = ? AND state = 'running'",
+      ),
       requeueRunning: this.db.prepare("UPDATE jobs SET state = 'queued' WHERE state = 'running'"),
       unfinished: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'running')"),
       pruneSeen: this.db.prepare<[number]>("DELETE FROM seen WHERE at < ?"),
@@ -227,6 +230,7 @@ export class SqliteJobQueue implements JobQueue {
     })();
     const jobRun: JobRun = {
       attempt: row.attempt + 1,
+      rerun: row.attempt > 0 || row.last_error !== null,
       fence,
       stillHolds: async () => !run.handedBack && !this.closed,
       signal: run.controller.signal,

@@ -35,17 +35,17 @@ export function queueTracker(harness: () => QueueHarness) {
   };
 }
 
-/** Runs `queue` with a handler that records (id, attempt, fence) before doing `work`. */
+/** Runs `queue` with a handler that records (id, attempt, re-run, fence) before doing `work`. */
 export function recordRuns(
   queue: JobQueue,
   options: Partial<ProcessOptions> = {},
   work: (job: Job, run: JobRun) => Promise<void> = async () => undefined,
 ) {
-  const runs: { id: string; attempt: number; fence: number; at: number }[] = [];
+  const runs: { id: string; attempt: number; rerun: boolean; fence: number; at: number }[] = [];
   const dead: { id: string; message: string; attempts: number }[] = [];
   queue.process(
     async (j, run) => {
-      runs.push({ id: j.id, attempt: run.attempt, fence: run.fence, at: Date.now() });
+      runs.push({ id: j.id, attempt: run.attempt, rerun: run.rerun, fence: run.fence, at: Date.now() });
       await work(j, run);
     },
     {
@@ -57,7 +57,13 @@ export function recordRuns(
       ...options,
     },
   );
-  return { runs, dead, ids: () => runs.map((r) => `${r.id}#${r.attempt}`) };
+  return {
+    runs,
+    dead,
+    ids: () => runs.map((r) => `${r.id}#${r.attempt}`),
+    /** The runs told that an earlier run of their job started (and may have done part of it). */
+    reruns: () => runs.filter((r) => r.rerun).map((r) => `${r.id}#${r.attempt}`),
+  };
 }
 
 export function jobQueueContract(harness: () => QueueHarness): void {
@@ -68,11 +74,11 @@ export function jobQueueContract(harness: () => QueueHarness): void {
   /** What a restarted worker carries out (and gives up) once it has had time to. */
   async function runsAfterReopen() {
     const reopened = queues.open();
-    const { ids, dead } = recordRuns(reopened);
+    const { ids, reruns, dead } = recordRuns(reopened);
     await reopened.idle();
     await sleep(300);
     await reopened.close();
-    return { ids: ids(), dead };
+    return { ids: ids(), reruns: reruns(), dead };
   }
 
   test("a delivery id is taken once, also after a restart; the job runs once with its payload", async () => {
@@ -158,17 +164,18 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     await child.kill("SIGKILL");
 
     const restarted = queues.open();
-    const { ids, dead } = recordRuns(restarted);
+    const { ids, reruns, dead } = recordRuns(restarted);
     await restarted.idle();
     expect(ids()).toEqual(["crash-1#2", "crash-2#1"]);
+    expect(reruns()).toEqual(["crash-1#2"]);
     expect(dead).toEqual([]);
     await restarted.close();
-    expect(await runsAfterReopen()).toEqual({ ids: [], dead: [] });
+    expect(await runsAfterReopen()).toEqual({ ids: [], reruns: [], dead: [] });
   });
 
   test("a retryable failure is retried with backoff, never before its retry-after; the key waits", async () => {
     const queue = queues.open();
-    const { runs, ids, dead } = recordRuns(queue, {}, async (j, run) => {
+    const { runs, ids, reruns, dead } = recordRuns(queue, {}, async (j, run) => {
       if (j.id !== "r-1") return;
       if (run.attempt === 1) throw new RetryableJobError("GitHub answered 502");
       if (run.attempt === 2) throw new RetryableJobError("secondary rate limit", 700);
@@ -177,6 +184,7 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     await queue.submit(job("r-2", "o/r#3"));
     await queue.idle();
     expect(ids()).toEqual(["r-1#1", "r-1#2", "r-1#3", "r-2#1"]);
+    expect(reruns()).toEqual(["r-1#2", "r-1#3"]);
     expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(quickRetry.backoffMs);
     // 700 ms asked for, more than the 200 ms backoff of the second retry.
     expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(700);
@@ -197,7 +205,7 @@ export function jobQueueContract(harness: () => QueueHarness): void {
       { id: "x-2", message: "Cannot read properties of undefined", attempts: 1 },
     ]);
     await queue.close();
-    expect(await runsAfterReopen()).toEqual({ ids: [], dead: [] });
+    expect(await runsAfterReopen()).toEqual({ ids: [], reruns: [], dead: [] });
     expect(await queues.open().submit(job("x-1", "o/r#4"))).toBe(false);
   });
 
@@ -212,7 +220,7 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     await waitUntil(() => runs.length === 1);
     await queue.close(5_000);
     expect(finished).toBe(true);
-    expect(await runsAfterReopen()).toEqual({ ids: [], dead: [] });
+    expect(await runsAfterReopen()).toEqual({ ids: [], reruns: [], dead: [] });
   });
 
   test("close() hands back a job that outlives the grace: signal aborted, lease gone, it runs again", async () => {
@@ -237,8 +245,9 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     await waitUntil(() => seen.after !== undefined);
     expect(seen).toEqual({ before: true, aborted: true, after: false });
 
-    // Handed back, not failed: the rerun is attempt 1 again, and the key's order holds.
-    expect(await runsAfterReopen()).toEqual({ ids: ["h-1#1", "h-2#1"], dead: [] });
+    // Handed back, not failed: the rerun is attempt 1 again, and the key's order holds; it is
+    // still told that a run started (the handler looks for what that run did).
+    expect(await runsAfterReopen()).toEqual({ ids: ["h-1#1", "h-2#1"], reruns: ["h-1#1"], dead: [] });
   });
 
   test("each run of a key gets a larger fence", async () => {
