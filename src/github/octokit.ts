@@ -1,17 +1,20 @@
 /**
- * The Octokit every part of the app uses (the webhook server and the request executor): Probot's,
- * with one change — a secondary rate limit (403 + retry-after) is retried once when the wait is
- * short, instead of failing the command. RESOLVE_BOT_THROTTLE=off turns request spacing off, for a
- * local GitHub emulator (never against github.com).
+ * The Octokit every part of the app uses (the webhook server and the request executor): Probot's
+ * (5xx retried by its retry plugin), with two changes — a secondary rate limit (403 + retry-after)
+ * is retried once when the wait is short, instead of failing the command; and writes that create
+ * something are retried only after looking whether the failed try created it (idempotent-writes).
+ * What still fails is retried as a job (pipeline/transient). RESOLVE_BOT_THROTTLE=off turns
+ * request spacing off, for a local GitHub emulator (never against github.com).
  */
 import { getPrivateKey } from "@probot/get-private-key";
 import { Probot, ProbotOctokit } from "probot";
+import { idempotentWrites } from "./idempotent-writes.js";
 
 /** The longest secondary-rate-limit wait worth retrying inside one command. */
 const MAX_RETRY_AFTER_SECONDS = 60;
 
 export function resolveBotOctokit(env: NodeJS.ProcessEnv): typeof ProbotOctokit {
-  return ProbotOctokit.defaults((options: Record<string, unknown>) => {
+  return ProbotOctokit.plugin(idempotentWrites).defaults((options: Record<string, unknown>) => {
     const throttle = (options.throttle ?? {}) as Record<string, unknown>;
     return {
       ...options,
