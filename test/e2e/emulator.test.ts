@@ -582,11 +582,21 @@ describe("faults, hooks and the request log", () => {
     expect((await status(octokit.rest.issues.createComment({ owner, repo, issue_number: pr.number, body: "lost answer" }))).status).toBe(
       502,
     );
-    expect(emulator.comments(REPO, pr.number).slice(comments).map((c) => c.body)).toEqual(["lost answer"]);
+    expect(
+      emulator
+        .comments(REPO, pr.number)
+        .slice(comments)
+        .map((c) => c.body),
+    ).toEqual(["lost answer"]);
     emulator.injectFault({ path: "POST /repos/:o/:r/issues/:n/comments", secondaryRateLimit: { retryAfter: 3 }, when: "after" });
     const limited = await status(octokit.rest.issues.createComment({ owner, repo, issue_number: pr.number, body: "limited" }));
     expect([limited.status, limited.headers["retry-after"]]).toEqual([403, "3"]);
-    expect(emulator.comments(REPO, pr.number).slice(comments).map((c) => c.body)).toEqual(["lost answer", "limited"]);
+    expect(
+      emulator
+        .comments(REPO, pr.number)
+        .slice(comments)
+        .map((c) => c.body),
+    ).toEqual(["lost answer", "limited"]);
     expect(
       emulator
         .log()
