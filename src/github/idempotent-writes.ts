@@ -97,11 +97,12 @@ export const idempotentWrites: OctokitPlugin = (octokit, octokitOptions) => {
     const find = GUARDED[`${options.method} ${options.url}`];
     if (!find) return request(options);
     const since = new Date(Date.now() - CLOCK_SKEW_MS);
-    // Each try without the retry plugin's own retries: this loop looks before it tries again.
-    const once = { ...options, request: { ...options.request, retries: 0 } };
+    // Each try without the retry plugin's own retries: this loop looks before it tries again. The
+    // inner hooks are bound to this same options object, so the setting is made on it.
+    options.request = { ...options.request, retries: 0 };
     for (let retried = 0; ; retried++) {
       try {
-        return await request(once);
+        return await request(options);
       } catch (error) {
         if (!mayHaveWritten(error) || retried >= retries) throw error;
         const written = await find(octokit, options, since).catch(() => {
