@@ -46,7 +46,7 @@ function newest<T extends Written>(items: T[]): T | undefined {
 
 /** A check run of this name and external id on this commit (the newest, when several are). */
 async function findCheckRun(octokit: Octokit, options: RequestOptions): Promise<Response | undefined> {
-  const { owner, repo, head_sha, name, external_id } = options as unknown as {
+  const { owner, repo, head_sha, name, external_id } = options as {
     owner: string;
     repo: string;
     head_sha: string;
@@ -68,7 +68,7 @@ async function findCheckRun(octokit: Octokit, options: RequestOptions): Promise<
 
 /** A comment by an app with exactly this body, updated since the write began. */
 async function findComment(octokit: Octokit, options: RequestOptions, since: Date): Promise<Response | undefined> {
-  const { owner, repo, issue_number, body } = options as unknown as { owner: string; repo: string; issue_number: number; body: string };
+  const { owner, repo, issue_number, body } = options as { owner: string; repo: string; issue_number: number; body: string };
   const listed = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
     owner,
     repo,

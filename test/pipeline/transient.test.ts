@@ -4,6 +4,7 @@
  * no sooner than GitHub asked.
  */
 import { RequestError } from "@octokit/request-error";
+import { parseCommands } from "../../src/core/commands.js";
 import { UserError } from "../../src/errors.js";
 import { RetryableJobError } from "../../src/jobs/job-queue.js";
 import type { ExecuteResult } from "../../src/pipeline/execute.js";
@@ -58,7 +59,7 @@ const COMMENT: Request = {
   pullRequest: 3,
   actor: { login: "alice" },
   deliveryId: "d-1",
-  trigger: { kind: "comment", commentId: 11, commands: [{ name: "pending", args: "", typed: "/pending" }] },
+  trigger: { kind: "comment", commentId: 11, commands: parseCommands("/pending") },
 };
 
 test("runRequest hands a transient failure back instead of apologising: no reply, no reaction", async () => {
