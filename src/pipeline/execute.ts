@@ -23,7 +23,7 @@ export interface ExecuteResult {
   status: ReplyStatus;
   /** Each comment posted, as rendered. */
   replied: string[];
-  /** GitHub failed for now (pipeline/transient): the job is to be tried again, no later than asked. */
+  /** GitHub failed for now (pipeline/transient): the job is to be tried again, no sooner than GitHub asked. */
   retry?: { message: string; retryAfterMs?: number };
 }
 
