@@ -10,7 +10,7 @@
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { react } from "./github/session.js";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
-import { jobConcurrency, openJobQueue } from "./jobs/index.js";
+import { jobConcurrency, jobRetryPolicy, openJobQueue } from "./jobs/index.js";
 import type { Job, JobQueue } from "./jobs/job-queue.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/execute.js";
@@ -85,6 +85,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         },
         {
           concurrency: jobConcurrency(env),
+          // GitHub failing for now (5xx, rate limits, dropped connections) is retried with backoff.
+          retry: jobRetryPolicy(env),
           onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
             app.log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
             const request = job.payload as Request;

@@ -1,26 +1,41 @@
 /**
- * The Octokit every part of the app uses (the webhook server and the request executor): Probot's,
- * with one change — a secondary rate limit (403 + retry-after) is retried once when the wait is
- * short, instead of failing the command. RESOLVE_BOT_THROTTLE=off turns request spacing off, for a
- * local GitHub emulator (never against github.com).
+ * The Octokit every part of the app uses (the webhook server and the request executor): Probot's
+ * (5xx retried by its retry plugin), with two changes — a rate limit (secondary: 403 + retry-after;
+ * primary: the reset time) is waited out once in place only when the wait is short, and writes that
+ * create something are retried only after looking whether the failed try created it
+ * (idempotent-writes). What still fails is retried as a job (pipeline/transient).
+ * RESOLVE_BOT_THROTTLE=off turns request spacing off, for a local GitHub emulator (never against
+ * github.com); rate-limit answers are handled the same either way.
  */
 import { getPrivateKey } from "@probot/get-private-key";
 import { Probot, ProbotOctokit } from "probot";
+import { idempotentWrites } from "./idempotent-writes.js";
 
-/** The longest secondary-rate-limit wait worth retrying inside one command. */
+/** The longest rate-limit wait worth retrying inside one command; a longer one is a job retry. */
 const MAX_RETRY_AFTER_SECONDS = 60;
 
+/** Retried once, when the wait is short: a job waits out the rest (pipeline/transient). */
+const retryOnceIfShort = (retryAfter: number, _request: unknown, _octokit: unknown, retryCount: number) =>
+  retryCount < 1 && retryAfter <= MAX_RETRY_AFTER_SECONDS;
+
+/**
+ * A stand-in for the throttling plugin's Bottleneck groups that never waits: against a local
+ * emulator requests need no spacing, but rate-limit answers are still handled as in production.
+ */
+const unspaced = {
+  key: () => ({ schedule: (_options: unknown, task: (...args: unknown[]) => unknown, ...args: unknown[]) => task(...args) }),
+};
+
 export function resolveBotOctokit(env: NodeJS.ProcessEnv): typeof ProbotOctokit {
-  return ProbotOctokit.defaults((options: Record<string, unknown>) => {
+  const spacing =
+    env.RESOLVE_BOT_THROTTLE === "off"
+      ? { global: unspaced, auth: unspaced, search: unspaced, write: unspaced, notifications: unspaced }
+      : {};
+  return ProbotOctokit.plugin(idempotentWrites).defaults((options: Record<string, unknown>) => {
     const throttle = (options.throttle ?? {}) as Record<string, unknown>;
     return {
       ...options,
-      throttle: {
-        ...throttle,
-        enabled: env.RESOLVE_BOT_THROTTLE !== "off",
-        onSecondaryRateLimit: (retryAfter: number, _request: unknown, _octokit: unknown, retryCount: number) =>
-          retryCount < 1 && retryAfter <= MAX_RETRY_AFTER_SECONDS,
-      },
+      throttle: { ...throttle, ...spacing, onSecondaryRateLimit: retryOnceIfShort, onRateLimit: retryOnceIfShort },
     };
   });
 }

@@ -15,6 +15,7 @@ import type { PipelineLog } from "./ports.js";
 import type { ReplyStatus } from "./reply.js";
 import type { Request } from "./request.js";
 import { runRequest } from "./run-request.js";
+import { transientFailure } from "./transient.js";
 
 export interface ExecuteResult {
   /** The request did what was asked (a refusal or a failed command is not ok). */
@@ -22,6 +23,8 @@ export interface ExecuteResult {
   status: ReplyStatus;
   /** Each comment posted, as rendered. */
   replied: string[];
+  /** GitHub failed for now (pipeline/transient): the job is to be tried again, no sooner than GitHub asked. */
+  retry?: { message: string; retryAfterMs?: number };
 }
 
 export interface ExecuteOptions {
@@ -87,9 +90,21 @@ function executorFor(env: NodeJS.ProcessEnv): Promise<Executor> {
 }
 
 export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+  const replied: string[] = [];
+  try {
+    return await carryOut(request, env, options, replied);
+  } catch (error) {
+    // Plain JSON across the worker thread: pooled-execute turns it into a job retry.
+    const transient = transientFailure(error);
+    if (!transient) throw error;
+    const retryAfter = transient.retryAfterMs === undefined ? {} : { retryAfterMs: transient.retryAfterMs };
+    return { ok: false, status: "bot-error", replied, retry: { message: transient.message, ...retryAfter } };
+  }
+}
+
+async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions, replied: string[]): Promise<ExecuteResult> {
   const executor = await executorFor(env);
   const octokit = await executor.probot.auth(request.installationId);
-  const replied: string[] = [];
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
     log: options.log ?? executor.probot.log,

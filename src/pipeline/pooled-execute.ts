@@ -1,14 +1,14 @@
 /**
  * Requests carried out in the worker pool, never on the server's event loop. What the pool stops
  * (a time limit, a memory limit, a crash) is answered on the pull request from here, since the
- * worker that would have answered is gone; a cancelled run (shutdown, lost lease) is handed back to
- * the queue to run again.
+ * worker that would have answered is gone; a cancelled run (shutdown, lost lease), and one that
+ * GitHub failed for now (pipeline/transient), are handed back to the queue to run again.
  */
 import { RetryableJobError } from "../jobs/job-queue.js";
 import type { WorkerPool } from "../workers/pool.js";
 import type { ExecuteResult } from "./execute.js";
 import type { PipelineLog } from "./ports.js";
-import type { Request } from "./request.js";
+import { requestKey, type Request } from "./request.js";
 import type { RequestTask } from "./worker-task.js";
 
 const TASK = { module: new URL("./worker-task.js", import.meta.url), export: "executeRequestTask" };
@@ -32,6 +32,13 @@ export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: 
       { ...TASK, input: { request, rerun } },
       { label: requestLabel(request), ...(signal ? { signal } : {}) },
     );
+    const retry = outcome.ok ? outcome.value.retry : undefined;
+    if (retry) {
+      // GitHub failed for now: the queue runs the job again after its backoff (or replies as a dead letter).
+      const error = new RetryableJobError(`GitHub failed for now (${requestKey(request)}): ${retry.message}`, retry.retryAfterMs);
+      log.warn({ err: error }, "resolve-bot request failed for now; the queue will try it again");
+      throw error;
+    }
     if (outcome.ok) return outcome.value;
     if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);
     log.error({ err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) }, "resolve-bot request stopped");

@@ -17,6 +17,7 @@ import type { Reply, ReplyStatus } from "./reply.js";
 import type { Request, Trigger, TriggerKind } from "./request.js";
 import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
 import { openSession, type Session } from "./session.js";
+import { transientFailure } from "./transient.js";
 
 export interface RequestResult {
   status: ReplyStatus;
@@ -58,6 +59,9 @@ export async function runRequest(request: Request, ports: AnyPorts): Promise<Req
     if (reply) await ports.reply.send(reply);
     result = { status: reply?.status ?? "ok", ...(reply ? { reply } : {}) };
   } catch (error) {
+    // The forge failing for now (5xx, rate limit, dropped connection): the job queue tries again.
+    const transient = transientFailure(error);
+    if (transient) throw transient;
     ports.log.error({ err: error }, "resolve-bot failed");
     const reply: Reply = { status: "bot-error", outcomes: [], skipped: [], stack: [] };
     if (handler.answersFailures) await ports.reply.send(reply);

@@ -576,6 +576,35 @@ describe("faults, hooks and the request log", () => {
     ).toEqual([502, 502, 403, 500]);
   });
 
+  it("a fault `when: after` carries the write out, then answers with the fault (the answer was lost)", async () => {
+    const comments = emulator.comments(REPO, pr.number).length;
+    emulator.injectFault({ path: "POST /repos/:o/:r/issues/:n/comments", status: 502, when: "after" });
+    expect((await status(octokit.rest.issues.createComment({ owner, repo, issue_number: pr.number, body: "lost answer" }))).status).toBe(
+      502,
+    );
+    expect(
+      emulator
+        .comments(REPO, pr.number)
+        .slice(comments)
+        .map((c) => c.body),
+    ).toEqual(["lost answer"]);
+    emulator.injectFault({ path: "POST /repos/:o/:r/issues/:n/comments", secondaryRateLimit: { retryAfter: 3 }, when: "after" });
+    const limited = await status(octokit.rest.issues.createComment({ owner, repo, issue_number: pr.number, body: "limited" }));
+    expect([limited.status, limited.headers["retry-after"]]).toEqual([403, "3"]);
+    expect(
+      emulator
+        .comments(REPO, pr.number)
+        .slice(comments)
+        .map((c) => c.body),
+    ).toEqual(["lost answer", "limited"]);
+    expect(
+      emulator
+        .log()
+        .filter((e) => e.fault)
+        .map((e) => e.status),
+    ).toEqual([502, 403]);
+  });
+
   it("logs requests with method, path, query, status, body and time; writes() skips GETs and the token exchange", async () => {
     const before = new Date();
     await octokit.rest.checks.listForRef({ owner, repo, ref: pr.headSha, check_name: "x", per_page: 5 });

@@ -86,14 +86,20 @@ export class EmulatorServer {
         await this.traffic.runHooks({ method, path, query, body });
         const faultSpec = this.traffic.takeFault(method, path);
         if (faultSpec?.delayMs) await new Promise((r) => setTimeout(r, faultSpec.delayMs));
-        if (faultSpec && (faultSpec.status !== undefined || faultSpec.secondaryRateLimit)) {
-          response = faultResponse(faultSpec);
+        const failing = faultSpec && (faultSpec.status !== undefined || faultSpec.secondaryRateLimit) ? faultSpec : undefined;
+        if (failing && failing.when !== "after") {
+          response = faultResponse(failing);
           fault = true;
         } else if (!matched) {
           response = jsonError(new HttpError(404, "Not Found"));
         } else {
           const apiReq: ApiRequest = { method, path, query, headers: req.headers, body, params: matched.params };
           response = await this.dispatch(matched.route.auth, matched.route.handler, apiReq);
+          // The request was carried out; its answer is lost and the caller sees the fault.
+          if (failing) {
+            response = faultResponse(failing);
+            fault = true;
+          }
         }
       } catch (err) {
         // A failing test hook: answer 500 so the failure is visible in the log and to the caller.

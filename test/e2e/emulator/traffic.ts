@@ -36,6 +36,11 @@ export interface FaultSpec {
   headers?: Record<string, string>;
   /** A 403 with `retry-after` and GitHub's secondary-rate-limit message. */
   secondaryRateLimit?: { retryAfter: number };
+  /**
+   * When the fault answers: `before` (default) instead of carrying the request out; `after` once
+   * the request was carried out (the write happened, the answer was lost). GitHub does both.
+   */
+  when?: "before" | "after";
 }
 
 export interface Fault {
