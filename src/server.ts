@@ -14,6 +14,8 @@ import type { WorkerPool } from "./workers/pool.js";
 
 /** How long SIGTERM waits for running commands (container platforms kill after ~30 s). */
 const SHUTDOWN_GRACE_MS = Number(process.env.RESOLVE_BOT_SHUTDOWN_GRACE_MS ?? 25_000);
+/** How long closing the job queue may take after that (a Redis that is gone never answers). */
+const CLOSE_LIMIT_MS = 3_000;
 
 let queue: JobQueue | undefined;
 let pool: WorkerPool | undefined;
@@ -37,7 +39,8 @@ if (role === "worker") {
 /**
  * SIGTERM: stop taking webhooks, let the commands already started finish (their replies and
  * commits) within the grace period, then hand what is left back to the queue (it runs again on
- * the next start, or on another worker) and exit.
+ * the next start, or on another worker) and exit. A queue that cannot close (its Redis is gone)
+ * does not keep the process: what it held is in Redis, and its leases expire.
  */
 process.once("SIGTERM", () => {
   log.info("SIGTERM: no new webhooks; finishing running commands");
@@ -46,11 +49,25 @@ process.once("SIGTERM", () => {
     const deadline = new Promise<"timeout">((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, "timeout").unref());
     // A server-only process runs no jobs: what it recorded is the workers' to carry out.
     const running = role === "server" ? Promise.resolve() : (queue?.idle() ?? Promise.resolve());
-    const outcome = await Promise.race([running, deadline]);
-    await queue?.close(0);
+    const outcome = await Promise.race([
+      running.then(
+        () => "finished" as const,
+        () => "unknown" as const,
+      ),
+      deadline,
+    ]);
+    const closed = await Promise.race([
+      (queue?.close(0) ?? Promise.resolve()).then(
+        () => true,
+        () => false,
+      ),
+      new Promise<false>((resolve) => setTimeout(resolve, CLOSE_LIMIT_MS, false).unref()),
+    ]);
     await pool?.destroy();
+    if (!closed) log.error("SIGTERM: could not close the job queue (is Redis reachable?); jobs it held run again once their leases expire");
     if (outcome === "timeout") log.error(`SIGTERM: commands still running after ${SHUTDOWN_GRACE_MS} ms were handed back to the queue`);
+    else if (outcome === "unknown") log.error("SIGTERM: the job queue could not say whether commands were still running");
     else log.info("SIGTERM: all commands finished");
-    process.exit(outcome === "timeout" ? 1 : 0);
+    process.exit(outcome === "finished" && closed ? 0 : 1);
   })();
 });
