@@ -1,6 +1,7 @@
 /**
  * Real projects stay as they were: effect@3 src/ (diagnostics through the language service's
- * program) and rxjs@7 src/ (tsc itself) after a directory move and a rename by position.
+ * program, of every file the change can affect) and rxjs@7 src/ (tsc itself, every file) after a
+ * directory move and a rename by position.
  */
 import { applyAction, createToolAPI, executeTool } from "../../src/core/execution.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
@@ -35,6 +36,8 @@ describe("effect@3 src: diagnostics are identical before and after", () => {
     const back = (file: string) => file.replace("src/internal/text/encoding/", "src/internal/encoding/");
     const before = await serviceDiagnostics(files, changed.map(back));
     const after = await serviceDiagnostics(await filesAfter(files, changes), changed, back);
+    // The moved files, their importers and the files that re-export them (src/index.ts).
+    expect(before.checked).toEqual(expect.arrayContaining(["src/Encoding.ts", "src/index.ts", "src/internal/encoding/base64.ts"]));
     expect(after).toEqual(before);
   });
 
@@ -45,6 +48,7 @@ describe("effect@3 src: diagnostics are identical before and after", () => {
     });
     expect(action.label).toBe("Rename Symbol: stripCrlf → removeLineBreaks (3 references in 2 files)");
     const before = await serviceDiagnostics(files, changed);
+    expect(before.checked).toEqual(expect.arrayContaining(["src/Encoding.ts", "src/index.ts", ...changed]));
     expect(await serviceDiagnostics(await filesAfter(files, changes), changed)).toEqual(before);
   });
 });
