@@ -260,3 +260,6 @@ export const RENAME_CASES: RenameCase[] = [
     checks: [{ at: [0, 1], expect: [0, 1] }],
   },
 ];
+
+/** Rename tests that cannot be run through /rename-symbol, each with the reason. */
+export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [];
