@@ -14,7 +14,9 @@ export function fourslashFiles(source: string, test: string): Record<string, str
   for (const line of test.split(/\r?\n/)) {
     const directive = /^\/\/\s*@(\w+)\s*:\s*(.*?)\s*$/.exec(line);
     if (directive && directive[1]!.toLowerCase() === "filename") {
-      current = directive[2]!.replace(/^\//, "");
+      // Relative names are relative to the test's directory, as fourslash places them.
+      const name = directive[2]!;
+      current = name.startsWith("/") ? name.slice(1) : `${source.slice(0, source.lastIndexOf("/") + 1)}${name}`;
       files.set(current, []);
     } else if (directive) {
       const value = directive[2]!;
@@ -67,7 +69,11 @@ interface Location {
  * (`// --- (line: N) skipped ---`), so each shown stretch is found in the original by its text.
  */
 export function baselineRenames(baseline: string, files: Record<string, string>): BaselineRename[] {
-  const sections = baseline.split("// === findRenameLocations ===").slice(1);
+  // Other commands' sections (findAllReferences …) may share the file: each section ends where another begins.
+  const sections = baseline
+    .split("// === findRenameLocations ===")
+    .slice(1)
+    .map((section) => section.split(/^\/\/ === \w/m)[0]!);
   return sections.map((section) => {
     const options: Record<string, boolean> = {};
     const byFile = new Map<string, string[][]>();
@@ -122,13 +128,13 @@ export function baselineRenames(baseline: string, files: Record<string, string>)
 }
 
 /**
- * Where a shown stretch is in the original, from `from` on: baselines drop trailing spaces, so each
- * line may have some in the original. `map` turns an offset in the stretch into one in the original.
+ * Where a shown stretch is in the original, from `from` on. Baselines drop trailing spaces, and a
+ * stored test may be an older version indented differently, so each line may have spaces around it. `map` turns an offset in the stretch into one in the original.
  */
 function findStretch(original: string, stretch: string, from: number): { end: number; map: (offset: number) => number } | undefined {
   const lines = stretch.split("\n");
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(lines.map((line) => `(${escape(line)})[ \\t]*`).join("\\n"), "dg");
+  const pattern = new RegExp(lines.map((line) => `[ \\t]*(${escape(line.trim())})[ \\t]*`).join("\\n"), "dg");
   pattern.lastIndex = from;
   const match = pattern.exec(original);
   if (!match) return undefined;
@@ -137,7 +143,8 @@ function findStretch(original: string, stretch: string, from: number): { end: nu
   const map = (offset: number) => {
     let i = stretchStarts.length - 1;
     while (stretchStarts[i]! > offset) i--;
-    return lineStarts[i]! + offset - stretchStarts[i]!;
+    const indent = lines[i]!.length - lines[i]!.trimStart().length;
+    return lineStarts[i]! + offset - stretchStarts[i]! - indent;
   };
   return { end: match.index + match[0].length, map };
 }
