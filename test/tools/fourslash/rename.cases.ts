@@ -30,34 +30,6 @@ const lines = (...text: string[]) => text.join("\n");
 
 export const RENAME_CASES: RenameCase[] = [
   {
-    source: "tests/cases/fourslash/renameImportRequire.ts",
-    files: [
-      [
-        "a.ts",
-        lines(
-          '[|import [|{| "contextRangeIndex": 0 |}e|] = require("mod4");|]',
-          "[|e|];",
-          "a = { [|e|] };",
-          '[|export { [|{| "contextRangeIndex": 4 |}e|] };|]',
-        ),
-      ],
-      ["b.ts", lines('[|import { [|{| "contextRangeIndex": 6 |}e|] } from "./a";|]', '[|export { [|{| "contextRangeIndex": 8 |}e|] };|]')],
-    ],
-    // [r0Def, r0, r1, r2, r3Def, r3, r4Def, r4, r5Def, r5] = 0..9
-    checks: [
-      { at: [1, 2, 3], expect: [1, 2, { range: 3, prefix: "e: " }, { range: 5, suffix: " as e" }] },
-      { at: [5], expect: [{ range: 5, prefix: "e as " }, 7, { range: 9, suffix: " as e" }] },
-      {
-        at: [7],
-        expect: [
-          { range: 7, prefix: "e as " },
-          { range: 9, suffix: " as e" },
-        ],
-      },
-      { at: [9], expect: [{ range: 9, prefix: "e as " }] },
-    ],
-  },
-  {
     source: "tests/cases/fourslash/renameReExportDefault.ts",
     files: [
       [
