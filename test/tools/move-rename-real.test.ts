@@ -53,19 +53,37 @@ describe("effect@3 src: diagnostics are identical before and after", () => {
   });
 });
 
-describe("rxjs@7 src: tsc reports the same after a rename by position", () => {
-  it("renames isFunction from its declaration line", async () => {
-    const files = rxjsFiles();
-    const pristine = writeTemp(files);
+describe("rxjs@7 src: tsc reports the same after a directory move and a rename by position", () => {
+  const files = rxjsFiles();
+  let pristine: string;
+  let before: string[];
+  beforeAll(() => {
+    pristine = writeTemp(files);
+    before = tscDiagnostics(pristine);
+  });
+  afterAll(() => removeTemp(pristine));
+
+  async function tscAfter(changes: Awaited<ReturnType<typeof run>>["changes"], mapPath?: (file: string) => string): Promise<string[]> {
     const changedDir = writeTemp(files);
     try {
-      const { changes, action } = await run(rename, files, { from: "isCallable", at: "src/internal/util/isFunction.ts:5" });
-      expect(action.label).toMatch(/^Rename Symbol: isFunction → isCallable \(\d+ references in \d+ files\)$/);
       await applyToDir(changedDir, changes);
-      expect(tscDiagnostics(changedDir)).toEqual(tscDiagnostics(pristine));
+      return tscDiagnostics(changedDir, undefined, mapPath);
     } finally {
-      removeTemp(pristine);
       removeTemp(changedDir);
     }
+  }
+
+  it("moves internal/scheduled one level deeper (7 files and their importers)", async () => {
+    const { changes, changed, action } = await run(move, files, { paths: ["src/internal/scheduled", "src/internal/observable/scheduled"] });
+    expect(action.label).toMatch(/^Move: 7 files \(\d+ imports updated\)$/);
+    expect(changed).toEqual(expect.arrayContaining(["src/internal/observable/from.ts", "src/internal/observable/scheduled/scheduled.ts"]));
+    const back = (file: string) => file.replace("src/internal/observable/scheduled/", "src/internal/scheduled/");
+    expect(await tscAfter(changes, back)).toEqual(before);
+  });
+
+  it("renames isFunction from its declaration line", async () => {
+    const { changes, action } = await run(rename, files, { from: "isCallable", at: "src/internal/util/isFunction.ts:5" });
+    expect(action.label).toMatch(/^Rename Symbol: isFunction → isCallable \(\d+ references in \d+ files\)$/);
+    expect(await tscAfter(changes)).toEqual(before);
   });
 });
