@@ -7,7 +7,26 @@
 
 /** A fourslash test's files (workspace paths, markup removed) and its `// @option: value` lines. */
 export function fourslashFiles(source: string, test: string): Record<string, string> {
-  const files = new Map<string, string[]>();
+  return parseFourslash(source, test).files;
+}
+
+export interface Position {
+  file: string;
+  /** 1-based. */
+  line: number;
+  column: number;
+}
+
+/**
+ * A fourslash test: its files without markup, where its markers (`/*name*\/`) are, and its ranges
+ * (`[| |]`) numbered as `test.ranges()` numbers them (file order, then position, an enclosing range
+ * before the ones inside it).
+ */
+export function parseFourslash(
+  source: string,
+  test: string,
+): { files: Record<string, string>; markers: Map<string, Position>; ranges: Position[] } {
+  const byFile = new Map<string, string[]>();
   const options: Record<string, unknown> = {};
   // A test without `// @Filename` has one file, named as the test.
   let current = source;
@@ -17,27 +36,59 @@ export function fourslashFiles(source: string, test: string): Record<string, str
       // Relative names are relative to the test's directory, as fourslash places them.
       const name = directive[2]!;
       current = name.startsWith("/") ? name.slice(1) : `${source.slice(0, source.lastIndexOf("/") + 1)}${name}`;
-      files.set(current, []);
+      byFile.set(current, []);
     } else if (directive) {
       const value = directive[2]!;
       options[directive[1]!] = value === "true" ? true : value === "false" ? false : /^\d+$/.test(value) ? Number(value) : value;
     } else if (line.startsWith("////")) {
-      if (!files.has(current)) files.set(current, []);
-      files.get(current)!.push(line.slice(4));
+      if (!byFile.has(current)) byFile.set(current, []);
+      byFile.get(current)!.push(line.slice(4));
     }
   }
-  const out: Record<string, string> = {};
-  for (const [file, lines] of files) out[file] = stripMarkup(lines.join("\n"));
-  // The test's compiler options (`// @allowJs: true`) as the project's tsconfig.json.
-  if (Object.keys(options).length > 0 && out["tsconfig.json"] === undefined) {
-    out["tsconfig.json"] = JSON.stringify({ compilerOptions: options });
+  const files: Record<string, string> = {};
+  const markers = new Map<string, Position>();
+  const ranges: Position[] = [];
+  for (const [file, lines] of byFile) {
+    const parsed = parseMarkup(lines.join("\n"));
+    files[file] = parsed.text;
+    const at = (offset: number): Position => {
+      const before = parsed.text.slice(0, offset).split("\n");
+      return { file, line: before.length, column: before.at(-1)!.length + 1 };
+    };
+    for (const [name, offset] of parsed.markers) markers.set(name, at(offset));
+    ranges.push(...parsed.ranges.sort((a, b) => a.start - b.start || b.end - a.end).map((range) => at(range.start)));
   }
-  return out;
+  // The test's compiler options (`// @allowJs: true`) as the project's tsconfig.json.
+  if (Object.keys(options).length > 0 && files["tsconfig.json"] === undefined) {
+    files["tsconfig.json"] = JSON.stringify({ compilerOptions: options });
+  }
+  return { files, markers, ranges };
 }
 
-/** Without fourslash's ranges `[| |]`, range data `{| |}` and markers `/*name*\/`. */
-export function stripMarkup(markup: string): string {
-  return markup.replace(/\[\||\|\]|\{\|[\s\S]*?\|\}|\/\*[\w$]*\*\//g, "");
+/** Text without fourslash's ranges `[| |]`, range data `{| |}` and markers `/*name*\/`, and where they were. */
+function parseMarkup(markup: string): { text: string; markers: Map<string, number>; ranges: Array<{ start: number; end: number }> } {
+  let text = "";
+  const markers = new Map<string, number>();
+  const ranges: Array<{ start: number; end: number }> = [];
+  const open: number[] = [];
+  for (let i = 0; i < markup.length;) {
+    const marker = /^\/\*([\w$]*)\*\//.exec(markup.slice(i, i + 100));
+    if (markup.startsWith("[|", i)) {
+      open.push(text.length);
+      i += 2;
+    } else if (markup.startsWith("|]", i)) {
+      ranges.push({ start: open.pop()!, end: text.length });
+      i += 2;
+    } else if (markup.startsWith("{|", i)) {
+      i = markup.indexOf("|}", i) + 2;
+    } else if (marker) {
+      markers.set(marker[1]!, text.length);
+      i += marker[0].length;
+    } else {
+      text += markup[i++];
+    }
+  }
+  return { text, markers, ranges };
 }
 
 export interface BaselineRename {

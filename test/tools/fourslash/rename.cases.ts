@@ -244,4 +244,9 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     reason:
       'renames the property 0 to "0RENAME", quoting it where it is an element access; /rename-symbol deliberately takes only identifiers as the new name of a property (a name that needs quotes in some places is refused, not guessed)',
   },
+  {
+    source: "tests/cases/fourslash/findAllRefs_importType_exportEquals.ts",
+    reason:
+      "its renameLocations checks (its renameInfoFailed checks are ported in rename-baselines.json): from `type T` it expects the merged `namespace T` to stay, but the TypeScript /rename-symbol runs (6.0) renames the type and the namespace together, and the tool reports what TypeScript answers",
+  },
 ];
