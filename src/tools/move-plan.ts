@@ -155,7 +155,7 @@ export async function planMove(workspace: WorkspaceReader, paths: readonly strin
 function refuseBroken(plan: MovePlan): void {
   const lines = [
     ...plan.unresolved.map((miss) => `- ${miss.file}: "${miss.specifier}" would not resolve to ${miss.target}`),
-    ...plan.brokenEntries.map((entry) => `- ${entry.config}:${entry.line}: ${entry.kind} "${entry.value}" would not resolve`),
+    ...plan.brokenEntries.map((entry) => `- ${entry.config}:${entry.line}: ${entry.kind} "${entry.value}" ${entry.reason}`),
     ...plan.dropped.map((drop) => `- ${drop.config} would no longer include ${drop.file}`),
   ];
   if (lines.length === 0) return;
@@ -316,14 +316,16 @@ function computeMove(project: TsProject, pairs: MovePair[], moves: MovePair[], v
   for (const file of serviceFiles) if (!isCodeFile(file)) importsUpdated += serviceChanges.get(file)?.length ?? 0;
   importsUpdated += configChanges;
 
-  // 4. Every config entry that resolved before still resolves, and no config loses a file.
+  // 4. Every config entry that resolved (or matched) before still does, and no config loses a file.
   const broken: BrokenEntry[] = [];
   const dropped: MovePlan["dropped"] = [];
   if (verify) {
     for (const config of configs) {
       const oldText = project.texts.get(config)!;
       const newText = edited.get(config) ?? oldText;
-      broken.push(...brokenEntries({ config, text: oldText, fs: project.fs }, { config: newPathOf(config), text: newText, fs: newFs }));
+      broken.push(
+        ...brokenEntries({ config, text: oldText, fs: project.fs }, { config: newPathOf(config), text: newText, fs: newFs }, mapPath),
+      );
       // A config that moves defines its program from its new place: that is the point of moving it.
       if (!isConfigName(config) || moveMap.has(config)) continue;
       const after = new Set(configFileNames(newPathOf(config), newText, newFs));

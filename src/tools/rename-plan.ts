@@ -82,6 +82,14 @@ export function checkNewName(name: string, oldName: string): void {
   if (name === oldName) throw new UserError(`${oldName} is already called ${name}.`);
 }
 
+/** Throws unless `name` can stand between the quotes of every string that spelled `oldName`. */
+function checkStringName(name: string, oldName: string): void {
+  if (/["'`\\\r\n\u2028\u2029]|\$\{/.test(name)) {
+    throw new UserError(`"${name}" cannot be written inside a string as it is: no quotes, backslashes, line breaks or \${.`);
+  }
+  if (name === oldName) throw new UserError(`${oldName} is already called ${name}.`);
+}
+
 interface Position {
   rel: string;
   fileName: string;
@@ -183,7 +191,9 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
       const info = owner.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
       if (!info.canRename) throw new UserError(`Cannot rename at ${at}: ${info.localizedErrorMessage}`);
       if (name !== undefined && info.displayName !== name) throw new UserError(`At ${at} is ${info.displayName}, not ${name}.`);
-      checkNewName(to, info.displayName);
+      // A string literal type ("ease-in-out") is renamed inside its quotes: any text a string can hold.
+      if (info.kind === ts.ScriptElementKind.string) checkStringName(to, info.displayName);
+      else checkNewName(to, info.displayName);
       const candidate: Candidate = {
         file: position.rel,
         line: position.line,

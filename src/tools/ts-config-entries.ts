@@ -10,6 +10,7 @@
  */
 import path from "node:path";
 import { ts } from "ts-morph";
+import { plural } from "./plural.js";
 import { ROOT, toAbs, type VirtualFs } from "./ts-project.js";
 
 export type EntryKind =
@@ -201,7 +202,7 @@ export function entryResolves(entry: ConfigEntry, base: string, fs: VirtualFs): 
       return fileExists(target);
     case "include":
     case "exclude":
-      // Checked as a whole instead: every file the config included before is still included.
+      // Patterns are compared by what they match (entryMatches), not resolved like paths.
       return true;
     case "paths": {
       const star = entry.value.indexOf("*");
@@ -218,43 +219,93 @@ export interface BrokenEntry {
   line: number;
   kind: EntryKind;
   value: string;
+  /** Why, for the person who typed the command: "would not resolve", "matched 2 files before …". */
+  reason: string;
 }
 
+export interface ConfigState {
+  config: string;
+  text: string;
+  fs: VirtualFs;
+}
+
+const PATTERN_KINDS = new Set<EntryKind>(["include", "exclude"]);
+
 /**
- * Entries of a config that resolved before the move and do not after it (entries that were already
- * broken are not the move's doing and are left alone).
+ * The entries of a config after a move, each compared with the same entry before it. A path entry
+ * that resolved before must still resolve. An `include`/`exclude` pattern that matched files before
+ * must still match some, unless every file it matched is still matched, at its new path, by another
+ * entry of its kind (for a file moved out of an included directory TypeScript appends an include and
+ * leaves the old pattern as it is). Entries that were already broken are not the move's doing.
  */
-export function brokenEntries(
-  before: { config: string; text: string; fs: VirtualFs },
-  after: { config: string; text: string; fs: VirtualFs },
-): BrokenEntry[] {
+export function brokenEntries(before: ConfigState, after: ConfigState, newPathOf: (rel: string) => string): BrokenEntry[] {
   const oldEntries = configEntries(before.config, before.text);
   const newEntries = configEntries(after.config, after.text);
   const out: BrokenEntry[] = [];
+  let options: { before: ts.CompilerOptions; after: ts.CompilerOptions } | undefined;
+  const matchesAfter = new Map<ConfigEntry, string[]>();
+  const matchedAfter = (entry: ConfigEntry) => {
+    options ??= {
+      before: parseConfig(before.config, before.text, before.fs).options,
+      after: parseConfig(after.config, after.text, after.fs).options,
+    };
+    let found = matchesAfter.get(entry);
+    if (!found) matchesAfter.set(entry, (found = entryMatches(after.config, entry, options.after, after.fs)));
+    return found;
+  };
   // Rewriting edits strings, never adds or drops them, so the n-th entry of a kind is the same entry;
-  // an include TypeScript appended comes last among the includes and only has to resolve.
+  // an include TypeScript appended comes last among the includes and only has to match.
   const nth = new Map<EntryKind, number>();
   for (const entry of newEntries) {
     const index = nth.get(entry.kind) ?? 0;
     nth.set(entry.kind, index + 1);
     const old = oldEntries.filter((candidate) => candidate.kind === entry.kind)[index];
-    const resolvedBefore = old === undefined || entryResolves(old, old.base, before.fs);
-    if (resolvedBefore && !entryResolves(entry, entry.base, after.fs)) {
-      out.push({ config: after.config, line: entry.line, kind: entry.kind, value: entry.value });
+    const broken = (reason: string) => out.push({ config: after.config, line: entry.line, kind: entry.kind, value: entry.value, reason });
+    if (!PATTERN_KINDS.has(entry.kind)) {
+      const resolvedBefore = old === undefined || entryResolves(old, old.base, before.fs);
+      if (resolvedBefore && !entryResolves(entry, entry.base, after.fs)) broken("would not resolve");
+      continue;
     }
+    if (matchedAfter(entry).length > 0) continue;
+    if (old === undefined) {
+      broken("would match no file");
+      continue;
+    }
+    const matchedBefore = entryMatches(before.config, old, options!.before, before.fs);
+    if (matchedBefore.length === 0) continue;
+    const others = new Set(newEntries.filter((other) => other.kind === entry.kind && other !== entry).flatMap(matchedAfter));
+    if (matchedBefore.every((file) => others.has(newPathOf(file)))) continue;
+    broken(`matched ${plural(matchedBefore.length, "file")} before and would match none after`);
   }
   return out;
 }
 
+/**
+ * Workspace-relative files an `include` or `exclude` pattern matches on its own (TypeScript's own
+ * matching: a directory means everything below it, with the extensions the config's options allow).
+ */
+export function entryMatches(config: string, entry: ConfigEntry, options: ts.CompilerOptions, fs: VirtualFs): string[] {
+  const parsed = ts.parseJsonConfigFileContent(
+    { include: [entry.value], exclude: [] },
+    parseHost(fs),
+    path.posix.dirname(toAbs(config)),
+    options,
+  );
+  return parsed.fileNames.map((name) => name.slice(ROOT.length + 1)).sort();
+}
+
 /** Workspace-relative files a config puts in its program (`files` and `include` minus `exclude`). */
 export function configFileNames(config: string, text: string, fs: VirtualFs): string[] {
+  return parseConfig(config, text, fs)
+    .fileNames.map((name) => name.slice(ROOT.length + 1))
+    .sort();
+}
+
+function parseConfig(config: string, text: string, fs: VirtualFs): ts.ParsedCommandLine {
   const source = ts.parseJsonText(toAbs(config), text);
-  const host: ts.ParseConfigHost = {
-    useCaseSensitiveFileNames: true,
-    readDirectory: fs.readDirectory,
-    fileExists: fs.fileExists,
-    readFile: fs.readFile,
-  };
-  const parsed = ts.parseJsonSourceFileConfigFileContent(source, host, path.posix.dirname(toAbs(config)), undefined, toAbs(config));
-  return parsed.fileNames.map((name) => name.slice(ROOT.length + 1)).sort();
+  return ts.parseJsonSourceFileConfigFileContent(source, parseHost(fs), path.posix.dirname(toAbs(config)), undefined, toAbs(config));
+}
+
+function parseHost(fs: VirtualFs): ts.ParseConfigHost {
+  return { useCaseSensitiveFileNames: true, readDirectory: fs.readDirectory, fileExists: fs.fileExists, readFile: fs.readFile };
 }

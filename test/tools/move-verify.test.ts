@@ -120,8 +120,37 @@ describe("move: refuses what would not resolve afterwards", () => {
       "src/a.ts": "export const a = 1;\n",
     };
     expect(await refusal(files, ["src/a.ts", "tools/a.ts"])).toBe(
-      "Cannot move src/a.ts to tools/a.ts: afterwards this would be broken, so nothing was changed:\n- tsconfig.build.json would no longer include tools/a.ts",
+      [
+        "Cannot move src/a.ts to tools/a.ts: afterwards these would be broken, so nothing was changed:",
+        '- tsconfig.build.json:1: include "src" matched 1 file before and would match none after',
+        "- tsconfig.build.json would no longer include tools/a.ts",
+      ].join("\n"),
     );
+  });
+
+  it("an exclude pattern that would match nothing (its file would enter the program)", async () => {
+    const files = {
+      "tsconfig.json": '{\n  "include": ["src"],\n  "exclude": ["src/fixtures"]\n}\n',
+      "src/fixtures/broken.ts": "export const x: number = 'not a number';\n",
+      "src/a.ts": "export const a = 1;\n",
+    };
+    expect(await refusal(files, ["src/fixtures/broken.ts", "src/broken-fixture.ts"])).toBe(
+      [
+        "Cannot move src/fixtures/broken.ts to src/broken-fixture.ts: afterwards this would be broken, so nothing was changed:",
+        '- tsconfig.json:3: exclude "src/fixtures" matched 1 file before and would match none after',
+      ].join("\n"),
+    );
+  });
+
+  it("an include pattern left matching nothing is fine when another include still matches its files", async () => {
+    const files = {
+      "tsconfig.json": '{ "include": ["src", "lib/*.ts"] }\n',
+      "lib/x.ts": "export const x = 1;\n",
+      "src/a.ts": 'import { x } from "../lib/x";\nexport const a = x;\n',
+    };
+    const { actions } = await run(files, ["lib/x.ts", "src/x.ts"]);
+    expect(await textAfter(actions[0]!.changes!, "src/a.ts")).toBe('import { x } from "./x";\nexport const a = x;\n');
+    expect(await textAfter(actions[0]!.changes!, "tsconfig.json")).toBe(files["tsconfig.json"]);
   });
 
   it("rootDir and paths follow a moved directory (TypeScript's own edits)", async () => {

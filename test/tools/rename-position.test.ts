@@ -84,6 +84,29 @@ describe("rename_symbol --at: the symbol under a position", () => {
   });
 });
 
+describe("rename_symbol --at on a string literal type", () => {
+  const files = {
+    "src/anim.ts": [
+      'export type Easing = "ease-in" | "ease-in-out";',
+      "export const animate = (easing: Easing) => easing;",
+      'animate("ease-in-out");',
+      "",
+    ].join("\n"),
+  };
+
+  it("renames it in its quotes everywhere, to any text a string can hold", async () => {
+    const { label, after } = await rename(files, { from: "smooth-both", at: "src/anim.ts:1:36" });
+    expect(label).toBe("Rename Symbol: ease-in-out → smooth-both (2 references in 1 file)");
+    expect(after["src/anim.ts"]).toBe(files["src/anim.ts"].replaceAll('"ease-in-out"', '"smooth-both"'));
+  });
+
+  it("refuses text that would end or escape the string", async () => {
+    expect(await refusal(files, { from: 'a"b', at: "src/anim.ts:1:36" })).toBe(
+      '"a"b" cannot be written inside a string as it is: no quotes, backslashes, line breaks or ${.',
+    );
+  });
+});
+
 describe("rename_symbol by name: every declaration kind an editor renames", () => {
   const kinds = {
     "src/lib.ts": [

@@ -30,7 +30,9 @@ export const FILE_RENAME_CASES: FileRenameCase[] = [
       "a.ts": '/// <reference path="./src/old.ts" />\nimport old from "./src/old";',
       "src/a.ts": '/// <reference path="./old.ts" />\nimport old from "./old";',
       "src/foo/a.ts": '/// <reference path="../old.ts" />\nimport old from "../old";',
-      "src/old.ts": "",
+      // Don't update an unrelated import
+      "unrelated.ts": 'import { x } from "././src/./foo/./a";',
+      "src/old.ts": "export default 0;",
       "tsconfig.json": '{ "files": ["a.ts", "src/a.ts", "src/foo/a.ts", "src/old.ts"] }',
     },
     move: ["src/old.ts", "src/new.ts"],
@@ -340,5 +342,32 @@ export const FILE_RENAME_CASES: FileRenameCase[] = [
     files: { "a/b/file1.ts": 'import { foo } from "foo";', "a/b/node_modules/foo/index.d.ts": "export const foo = 0;" },
     move: ["a/b", "a/d"],
     expect: { "a/d/file1.ts": 'import { foo } from "foo";' },
+  },
+  {
+    source: "tests/cases/fourslash/getEditsForFileRename_casing.ts",
+    files: { "a.ts": 'import { foo } from "./dir/fOo";', "dir/fOo.ts": "export const foo = 0;" },
+    move: ["dir", "newDir"],
+    expect: { "a.ts": 'import { foo } from "./newDir/fOo";' },
+  },
+  {
+    source: "tests/cases/fourslash/getEditsForFileRename_symlink.ts",
+    files: {
+      "foo.ts": "export const x = 0;",
+      "node_modules/foo/index.ts": "export const x = 0;",
+      "user.ts": "import { x } from 'foo';",
+    },
+    move: ["user.ts", "luser.ts"],
+    expect: {},
+    adapted:
+      "the test's symlink /node_modules/foo/index.ts → /foo.ts is a copy (a workspace has no symlinks); 'foo' still resolves into node_modules",
+  },
+];
+
+/** Tests of getEditsForFileRename that cannot be run through /move, each with the reason. */
+export const FILE_RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
+  {
+    source: "tests/cases/fourslash/getEditsForFileRename_caseInsensitive.ts",
+    reason:
+      'needs a case-insensitive file system (fourslash\'s default): "./A" names /a.ts there; a repository checkout is case-sensitive, where "./A" resolves to nothing and /move rightly leaves it',
   },
 ];

@@ -30,34 +30,6 @@ const lines = (...text: string[]) => text.join("\n");
 
 export const RENAME_CASES: RenameCase[] = [
   {
-    source: "tests/cases/fourslash/renameImportRequire.ts",
-    files: [
-      [
-        "a.ts",
-        lines(
-          '[|import [|{| "contextRangeIndex": 0 |}e|] = require("mod4");|]',
-          "[|e|];",
-          "a = { [|e|] };",
-          '[|export { [|{| "contextRangeIndex": 4 |}e|] };|]',
-        ),
-      ],
-      ["b.ts", lines('[|import { [|{| "contextRangeIndex": 6 |}e|] } from "./a";|]', '[|export { [|{| "contextRangeIndex": 8 |}e|] };|]')],
-    ],
-    // [r0Def, r0, r1, r2, r3Def, r3, r4Def, r4, r5Def, r5] = 0..9
-    checks: [
-      { at: [1, 2, 3], expect: [1, 2, { range: 3, prefix: "e: " }, { range: 5, suffix: " as e" }] },
-      { at: [5], expect: [{ range: 5, prefix: "e as " }, 7, { range: 9, suffix: " as e" }] },
-      {
-        at: [7],
-        expect: [
-          { range: 7, prefix: "e as " },
-          { range: 9, suffix: " as e" },
-        ],
-      },
-      { at: [9], expect: [{ range: 9, prefix: "e as " }] },
-    ],
-  },
-  {
     source: "tests/cases/fourslash/renameReExportDefault.ts",
     files: [
       [
@@ -258,5 +230,23 @@ export const RENAME_CASES: RenameCase[] = [
       ["b.ts", lines('import [|M|] = require("./a");', "import C = [|M|].SomeClass;")],
     ],
     checks: [{ at: [0, 1], expect: [0, 1] }],
+  },
+];
+
+/** Rename tests that cannot be run through /rename-symbol, each with the reason. */
+export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
+  {
+    source: "tests/cases/fourslash/renameNameOnEnumMember.ts",
+    reason: 'checks the editor\'s rename info (display name "thirdMember", full name "e.thirdMember"), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameNumericalIndex.ts",
+    reason:
+      'renames the property 0 to "0RENAME", quoting it where it is an element access; /rename-symbol deliberately takes only identifiers as the new name of a property (a name that needs quotes in some places is refused, not guessed)',
+  },
+  {
+    source: "tests/cases/fourslash/findAllRefs_importType_exportEquals.ts",
+    reason:
+      "its renameLocations checks (its renameInfoFailed checks are ported in rename-baselines.json): from `type T` it expects the merged `namespace T` to stay, but the TypeScript /rename-symbol runs (6.0) renames the type and the namespace together, and the tool reports what TypeScript answers",
   },
 ];

@@ -1,0 +1,87 @@
+/**
+ * TypeScript's fourslash rename tests that record their expectations in a baseline
+ * (`verify.baselineRename`, tests/baselines/reference/*.baseline.jsonc), ported as data
+ * (rename-baselines.json: each test's source path, its text and its baseline, verbatim) and run
+ * through the real /rename-symbol tool by position (--at path:line:col): from every start the
+ * baseline records, every file comes out exactly as the baseline shows it; and where a test says
+ * `verify.renameInfoFailed` (`refusals`), the tool refuses there with the language service's reason.
+ */
+import fs from "node:fs";
+import { createToolAPI, executeTool } from "../../../src/core/execution.js";
+import type { AnyToolDefinition } from "../../../src/core/tool.js";
+import renameFactory from "../../../src/tools/rename-symbol.js";
+import { MemoryWorkspace } from "../../../src/workspace/workspace.js";
+import { textAfter } from "../../helpers/changes.js";
+import { UserError } from "../../../src/core/result.js";
+import { baselineRenames, fourslashFiles, parseFourslash } from "./fourslash-markup.js";
+import { RENAME_CASES, RENAME_NOT_PORTED } from "./rename.cases.js";
+
+interface BaselineCase {
+  source: string;
+  test: string;
+  /** The test's `*.baseline.jsonc`, verbatim (its findRenameLocations sections). */
+  baseline?: string;
+  /** `verify.renameInfoFailed` at a marker or range (numbered as test.ranges()): refused, with the message when the test gives one. */
+  refusals?: Array<{ marker?: string; range?: number; message?: string }>;
+  adapted?: string;
+}
+
+const CASES = JSON.parse(fs.readFileSync(new URL("./rename-baselines.json", import.meta.url), "utf8")) as BaselineCase[];
+
+const runs = CASES.flatMap((testCase) => {
+  const files = fourslashFiles(testCase.source, testCase.test);
+  return baselineRenames(testCase.baseline ?? "", files).map(
+    (rename) => [`${testCase.source} from ${rename.file}:${rename.line}:${rename.column}`, files, rename] as const,
+  );
+});
+
+const refusals = CASES.flatMap((testCase) => {
+  const { files, markers, ranges } = parseFourslash(testCase.source, testCase.test);
+  return (testCase.refusals ?? []).map((refusal) => {
+    const position = refusal.marker !== undefined ? markers.get(refusal.marker)! : ranges[refusal.range!]!;
+    const at = `${position.file}:${position.line}:${position.column}`;
+    return [`${testCase.source} at ${at}`, files, at, refusal.message] as const;
+  });
+});
+
+const pi = createToolAPI();
+let tool: AnyToolDefinition;
+beforeAll(async () => {
+  tool = await renameFactory(pi);
+});
+
+describe("fourslash rename baselines, ported", () => {
+  it("ports a solid number of baselines, each once, none of them also listed as not ported", () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(65);
+    expect(runs.length).toBeGreaterThanOrEqual(145);
+    const elsewhere = new Set([...RENAME_NOT_PORTED, ...RENAME_CASES].map((entry) => entry.source));
+    expect(CASES.filter((testCase) => testCase.baseline !== undefined && elsewhere.has(testCase.source))).toEqual([]);
+    for (const entry of RENAME_NOT_PORTED) expect(entry.reason.length).toBeGreaterThan(20);
+  });
+
+  it.each(runs)("%s", async (_name, files, rename) => {
+    const params = {
+      from: rename.newName,
+      at: `${rename.file}:${rename.line}:${rename.column}`,
+      findInComments: rename.options.findInComments ?? false,
+      findInStrings: rename.options.findInStrings ?? false,
+      providePrefixAndSuffixTextForRename: rename.options.providePrefixAndSuffixTextForRename ?? rename.options.useAliasesForRename ?? true,
+    };
+    const execution = await executeTool(tool, params, new MemoryWorkspace(files), "call-1");
+    const changes = execution.actions[0]!.changes!;
+    const after: Record<string, string> = {};
+    for (const file of Object.keys(files)) after[file] = await textAfter(changes, file);
+    expect(after).toEqual({ ...files, ...rename.after });
+  });
+
+  it.each(refusals)("refuses %s", async (_name, files, at, message) => {
+    const error = await executeTool(tool, { from: "RENAMED", at }, new MemoryWorkspace(files), "call-1").then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UserError);
+    // The language service's reason, verbatim (the test names it, or only checks that there is one).
+    if (message !== undefined) expect((error as Error).message).toBe(`Cannot rename at ${at}: ${message}`);
+    else expect((error as Error).message).toMatch(new RegExp(`^Cannot rename at ${at}: \\S`));
+  });
+});
