@@ -11,6 +11,7 @@
  * - ts project (rename/move): the whole rxjs/src directory as shipped (tsconfig.*.json, the .js file).
  */
 import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -56,8 +57,13 @@ export async function measure(name: string, description: string, dir: string): P
   return { name, description, dir, files: files.length, bytes };
 }
 
+/**
+ * One per checkout: two checkouts benching at once on one machine (several worktrees) would
+ * otherwise re-copy each other's corpora mid-run (seen: "… is not a regular file" in the middle of a bot run).
+ */
 export function defaultWorkDir(): string {
-  return path.join(os.tmpdir(), "resolve-bot-bench");
+  const checkout = createHash("sha256").update(process.cwd()).digest("hex").slice(0, 8);
+  return path.join(os.tmpdir(), `resolve-bot-bench-${checkout}`);
 }
 
 /** Fresh copies of the corpora under `workDir`. */

@@ -83,6 +83,25 @@ describe("holdsChain", () => {
     expect(holdsChain('x = "=== /*"; y === undefined; // */', ["===", "undefined"])).toBe(true);
   });
 
+  test("in TypeScript, a chain that occurs only in comments does not count", () => {
+    // the words (`console`, `log`) are in code here; only the chain `console . log` is not
+    const op = compileOp("console.log($$$A)", "logger.debug($$$A)");
+    const docs =
+      "/**\n * @example\n * console.log(Effect.runSync(program))\n */\nexport const log = (x: string) => console.error(x); // console.log(x)\n";
+    const code = `${docs}console . log(1);\n`;
+    const text = 'const s = "/* not a comment"; console.log(s); // */\n';
+    for (const lang of [Lang.TypeScript, Lang.JavaScript, Lang.Tsx]) prepareOp(op, lang);
+    expect(mayMatchOp(op, Lang.TypeScript, docs)).toBe(false);
+    expect(mayMatchOp(op, Lang.TypeScript, code)).toBe(true);
+    expect(mayMatchOp(op, Lang.TypeScript, text)).toBe(true);
+    // JSX text can hold `//` that is no comment, so JavaScript and TSX files are not lexed
+    expect(mayMatchOp(op, Lang.JavaScript, docs)).toBe(true);
+    expect(mayMatchOp(op, Lang.Tsx, docs)).toBe(true);
+    // the comment ranges only take tries away: occurrences in code are still tried
+    expect(holdsChain("/* === undefined */ x === undefined", ["===", "undefined"], [0, 19])).toBe(true);
+    expect(holdsChain("/* === undefined */ x === y", ["===", "undefined"], [0, 19])).toBe(false);
+  });
+
   test("the keywords cover every keyword TypeScript knows", () => {
     const keywords: string[] = [];
     for (let kind = ts.SyntaxKind.FirstKeyword; kind <= ts.SyntaxKind.LastKeyword; kind++) keywords.push(ts.tokenToString(kind)!);

@@ -13,7 +13,7 @@
  */
 import { parse, type SgNode } from "@ast-grep/napi";
 import { napiLang, type AstLang } from "./languages.js";
-import { mayMatch, requiredWords } from "./prefilter.js";
+import { mayMatch, requiredWords, typeScriptCommentRanges } from "./prefilter.js";
 import { holdsChain, tokenChains, type TokenChain } from "./token-chains.js";
 import { DEFAULT_CLI_LIMITS, runAstGrep, type CliLimits, type CliMatch } from "./cli.js";
 import { Scratch, type Batch } from "./scratch.js";
@@ -79,8 +79,16 @@ function isCleanTree(node: SgNode): boolean {
 
 /** Could `text` hold a match of the (prepared) op? False means it certainly cannot. */
 export function mayMatchOp(op: CompiledOp, lang: AstLang, text: string): boolean {
-  for (const chain of op.chains.get(lang) ?? []) if (!holdsChain(text, chain)) return false;
-  return mayMatch(text, op.words.get(lang) ?? [], lang === "TypeScript", isJavaScriptFamily(lang));
+  const chains = op.chains.get(lang) ?? [];
+  for (const chain of chains) if (!holdsChain(text, chain)) return false;
+  if (!mayMatch(text, op.words.get(lang) ?? [], lang === "TypeScript", isJavaScriptFamily(lang))) return false;
+  if (lang !== "TypeScript" || chains.length === 0) return true;
+  // Every chain is there, but maybe only in comments (a doc comment's example, as in effect's
+  // Effect.ts: 934 kB parsed for `console.log` in its examples). Lexing is dearer than the chains,
+  // so it runs only now; TypeScript only, like the words' comment check (prefilter.ts).
+  const comments = typeScriptCommentRanges(text);
+  if (comments === undefined || comments.length === 0) return true;
+  return chains.every((chain) => holdsChain(text, chain, comments));
 }
 
 /** A file as the jobs see it. */
@@ -195,20 +203,28 @@ function resultKey(job: Job, file: FileText): string {
 }
 
 /**
- * Files handed to one CLI run at most (and their total characters): keeps argument lists well
- * under the system's limit, and lets the next batch be read and copied while the CLI works on
- * this one. The first batch is small so the CLI starts while the rest is still being read; later
- * ones are large, since each run ends with a tail where one of the CLI's threads idles on the
- * last big file, and costs a spawn. Measured on the bench corpus's every-file row (2 cores,
- * heavily shared machine, 7 interleaved runs): 1,000 / 1,000 files 0.78× the CLI; 100 then
- * 3,000 0.88×; 200 then 3,000 0.81–1.10×; two runs at once (300 / 2,000) 0.85×.
+ * When the CLI gets files: as soon as it is idle and at least this much has been collected (or
+ * reading is over). The first run then starts while most files are still being read, and each
+ * later run takes everything read during the one before, so runs grow as reading outpaces the
+ * CLI and there are few of them (each costs a spawn, and a tail where one of the CLI's threads
+ * idles on the last big file). A size, not a file count: the first 100 files of a sorted listing
+ * can be megabytes.
  */
-const FIRST_BATCH_FILES = 100;
+const START_CHARS = 256 * 1024;
+const START_FILES = 200;
+/** How long reading may keep the event loop from noticing a CLI run's end. */
+const EVENT_LOOP_TURN_MS = 3;
+
+/**
+ * What one run takes at most; past it reading waits for the CLI, which bounds the copies in the
+ * scratch directory. (Files forced into another language are named on the command line, so the
+ * count also keeps argument lists well under the system's limit.)
+ */
 const BATCH_FILES = 3000;
-const BATCH_CHARS = 8 * 1024 * 1024;
+const BATCH_CHARS = 16 * 1024 * 1024;
 /**
  * CLI runs at once. Each run is multithreaded already; on the bench corpus (2 cores) two runs at
- * once were no faster than one (see above).
+ * once were slower than one (bench/README.md).
  */
 const RUNS_IN_FLIGHT = 1;
 
@@ -227,8 +243,8 @@ interface OpenBatch {
  */
 class JobRun {
   private open: OpenBatch | undefined;
-  /** Batches handed to the CLI so far. */
-  private flushed = 0;
+  /** Set when no more files come: whatever is collected goes to the CLI. */
+  private ending = false;
   private readonly running = new Set<Promise<void>>();
   private failure: Error | undefined;
 
@@ -254,12 +270,18 @@ class JobRun {
     const open = (this.open ??= { dir: this.scratch.batch(), files: new Map(), chars: 0 });
     open.files.set(open.dir.put(file.path, file.text, file.forced ? file.lang : undefined), { file, matches: [] });
     open.chars += file.text.length;
-    if (open.files.size >= (this.flushed === 0 ? FIRST_BATCH_FILES : BATCH_FILES) || open.chars >= BATCH_CHARS) await this.flush();
+    this.startIfIdle();
+    // A full batch while the CLI is busy: reading waits (the run's end starts this batch).
+    while (this.open === open && (open.files.size >= BATCH_FILES || open.chars >= BATCH_CHARS) && this.running.size > 0) {
+      await Promise.race(this.running);
+    }
+    this.throwIfFailed();
     return true;
   }
 
   async finish(): Promise<void> {
-    await this.flush();
+    this.ending = true;
+    this.startIfIdle();
     while (this.running.size > 0) await Promise.race(this.running);
     this.throwIfFailed();
   }
@@ -269,19 +291,21 @@ class JobRun {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  private async flush(): Promise<void> {
-    this.throwIfFailed();
+  /** Hands the open batch to the CLI if a run may start and the batch is worth one (see START_CHARS). */
+  private startIfIdle(): void {
     const batch = this.open;
-    if (batch === undefined) return;
+    if (batch === undefined || this.running.size >= RUNS_IN_FLIGHT || this.failure !== undefined) return;
+    if (!this.ending && batch.chars < START_CHARS && batch.files.size < START_FILES) return;
     this.open = undefined;
-    this.flushed++;
-    while (this.running.size >= RUNS_IN_FLIGHT) await Promise.race(this.running);
-    this.throwIfFailed();
     const run: Promise<void> = this.runBatch(batch)
       .catch((error: unknown) => {
         this.failure ??= error instanceof Error ? error : new Error(String(error));
       })
-      .finally(() => this.running.delete(run));
+      .finally(() => {
+        this.running.delete(run);
+        // settled before anyone awaiting `run` resumes: finish() then sees the next run
+        this.startIfIdle();
+      });
     this.running.add(run);
   }
 
@@ -381,7 +405,15 @@ export async function rewriteFiles(
     const [first, ...rest] = runs;
     const [, ...laterJobs] = jobs;
     const state: FileState[] = [];
+    let turn = performance.now();
     for await (const file of files) {
+      // Reading a workspace may be synchronous (DirectoryWorkspace, MemoryWorkspace): without a
+      // turn of the event loop now and then, the end of a CLI run is noticed only once reading is
+      // over, and the next run cannot start while the rest is read.
+      if (performance.now() - turn > EVENT_LOOP_TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
       const entry: FileState = { ...file, original: file.text, replacements: 0, rules: new Map(), byJob: jobs.map(() => 0) };
       if ((first !== undefined && (await first.add(entry))) || laterJobs.some((job) => job.mayChange(entry))) state.push(entry);
     }

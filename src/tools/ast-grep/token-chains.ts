@@ -184,14 +184,24 @@ function nextAfterTrivia(text: string, from: number, token: string, scan: Scan):
  *   jumped-over comment that does not hold (the try may have read a `/*` inside a string).
  * - What is left is budgeted (a few times the text's length); past the budget the answer is
  *   "maybe", which only costs a parse.
+ *
+ * With `comments` (sorted [start, end, …] ranges that are certainly comments, from
+ * typeScriptCommentRanges), an occurrence of the first token inside one gets no try: a match's
+ * tokens are code, and a comment is a single leaf the matcher never looks into. (Skipping a try
+ * never makes `resume` skip more: it is only set by tries that ran.)
  */
-export function holdsChain(text: string, chain: TokenChain): boolean {
+export function holdsChain(text: string, chain: TokenChain, comments?: readonly number[]): boolean {
   const first = chain[0]!;
   let budget = 4 * text.length + 4096;
   let resume = 0;
+  let comment = 0;
   const scan: Scan = { stop: 0, read: 0, firstJump: -1 };
   for (let at = text.indexOf(first); at >= 0; at = text.indexOf(first, Math.max(at + 1, resume))) {
     if (!tokenAt(text, at, first)) continue;
+    if (comments !== undefined) {
+      while (comment < comments.length && comments[comment + 1]! <= at) comment += 2;
+      if (comment < comments.length && comments[comment]! <= at) continue;
+    }
     let cursor = at + first.length;
     let held = true;
     for (let k = 1; k < chain.length && held; k++) {
