@@ -23,20 +23,33 @@ interface BaselineCase {
   baseline?: string;
   /** `verify.renameInfoFailed` at a marker or range (numbered as test.ranges()): refused, with the message when the test gives one. */
   refusals?: Array<{ marker?: string; range?: number; message?: string }>;
+  /**
+   * Where the stored test is older than its baseline: text replacements (each must occur) that bring
+   * the test to the version the baseline was made from, e.g. `module` written `namespace`.
+   */
+  update?: Array<[string, string]>;
   adapted?: string;
+}
+
+/** The test's text as its baseline was made from it. */
+function testText(testCase: BaselineCase): string {
+  return (testCase.update ?? []).reduce((text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`${testCase.source}: the update's "${from}" is not in the test`);
+    return text.replaceAll(from, to);
+  }, testCase.test);
 }
 
 const CASES = JSON.parse(fs.readFileSync(new URL("./rename-baselines.json", import.meta.url), "utf8")) as BaselineCase[];
 
 const runs = CASES.flatMap((testCase) => {
-  const files = fourslashFiles(testCase.source, testCase.test);
+  const files = fourslashFiles(testCase.source, testText(testCase));
   return baselineRenames(testCase.baseline ?? "", files).map(
     (rename) => [`${testCase.source} from ${rename.file}:${rename.line}:${rename.column}`, files, rename] as const,
   );
 });
 
 const refusals = CASES.flatMap((testCase) => {
-  const { files, markers, ranges } = parseFourslash(testCase.source, testCase.test);
+  const { files, markers, ranges } = parseFourslash(testCase.source, testText(testCase));
   return (testCase.refusals ?? []).map((refusal) => {
     const position = refusal.marker !== undefined ? markers.get(refusal.marker)! : ranges[refusal.range!]!;
     const at = `${position.file}:${position.line}:${position.column}`;
