@@ -15,6 +15,7 @@ import { textAfter } from "../../helpers/changes.js";
 import { UserError } from "../../../src/core/result.js";
 import { baselineRenames, fourslashFiles, parseFourslash } from "./fourslash-markup.js";
 import { RENAME_CASES, RENAME_NOT_PORTED } from "./rename.cases.js";
+import { RENAME_TESTS_FOUND } from "./rename.found.js";
 
 interface BaselineCase {
   source: string;
@@ -70,6 +71,12 @@ describe("fourslash rename baselines, ported", () => {
     const elsewhere = new Set([...RENAME_NOT_PORTED, ...RENAME_CASES].map((entry) => entry.source));
     expect(CASES.filter((testCase) => testCase.baseline !== undefined && elsewhere.has(testCase.source))).toEqual([]);
     for (const entry of RENAME_NOT_PORTED) expect(entry.reason.length).toBeGreaterThan(20);
+  });
+
+  it("accounts for every rename test found: each is ported or listed as not ported, with its reason", () => {
+    const accounted = [...CASES, ...RENAME_CASES, ...RENAME_NOT_PORTED].map((entry) => entry.source);
+    expect([...new Set(accounted)].sort()).toEqual([...RENAME_TESTS_FOUND].sort());
+    expect(new Set(RENAME_TESTS_FOUND).size).toBe(RENAME_TESTS_FOUND.length);
   });
 
   it.each(runs)("%s", async (_name, files, rename) => {

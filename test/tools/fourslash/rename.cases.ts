@@ -231,6 +231,89 @@ export const RENAME_CASES: RenameCase[] = [
     ],
     checks: [{ at: [0, 1], expect: [0, 1] }],
   },
+  {
+    source: "tests/cases/fourslash/renameDefaultImport.ts",
+    files: [
+      [
+        "B.ts",
+        lines(
+          '[|export default class /*1*/[|{| "isWriteAccess": true, "isDefinition": true, "declarationRangeIndex": 0 |}B|] {',
+          "    test() {",
+          "    }",
+          "}|]",
+        ),
+      ],
+      [
+        "A.ts",
+        lines(
+          '[|import [|{| "isWriteAccess": true, "isDefinition": true, "declarationRangeIndex": 2 |}B|] from "./B";|]',
+          "let b = new [|B|]();",
+          "b.test();",
+        ),
+      ],
+    ],
+    // [CDef, C, B0Def, B0, B1] = 0..4
+    checks: [
+      { at: [1], expect: [1, 3, 4] },
+      { at: [3, 4], expect: [3, 4] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameJsExports01.ts",
+    files: [
+      ["a.js", '[|exports.[|{| "contextRangeIndex": 0 |}area|] = function (r) { return r * r; }|]'],
+      ["b.js", lines("var mod = require('./a');", "var t = mod./*1*/[|area|](10);")],
+      ["tsconfig.json", '{"compilerOptions":{"allowJs":true}}'],
+    ],
+    // rangesWithSameTextAreRenameLocations("area"): ranges 1 and 2 (range 0 is the context).
+    checks: [{ at: [1, 2], expect: [1, 2] }],
+    adapted: "the test's `// @allowJs: true` as the project's tsconfig.json",
+  },
+  {
+    source: "tests/cases/fourslash/transitiveExportImports3.ts",
+    files: [
+      ["a.ts", '[|export function /*f*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 0 |}f|]() {}|]'],
+      [
+        "b.ts",
+        lines(
+          '[|export { [|{| "contextRangeIndex": 2 |}f|] as /*g0*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 2 |}g|] } from "./a";|]',
+          '[|import { /*f2*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 5 |}f|] } from "./a";|]',
+          '[|import { /*g1*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 7 |}g|] } from "./b";|]',
+        ),
+      ],
+    ],
+    // [f0Def, f0, f1Def, f1, g0, f2Def, f2, g1Def, g1] = 0..8
+    checks: [
+      { at: [1, 3], expect: [1, 3, 6] },
+      { at: [6], expect: [{ range: 6, prefix: "f as " }] },
+      { at: [4], expect: [4, 8] },
+      { at: [8], expect: [{ range: 8, prefix: "g as " }] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/findAllRefsReExportRightNameWrongSymbol.ts",
+    files: [
+      ["a.ts", '[|export const /*a*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 0 |}x|] = 0;|]'],
+      ["b.ts", '[|export const /*b*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 2 |}x|] = 0;|]'],
+      [
+        "c.ts",
+        lines(
+          '[|export { /*cFromB*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 4 |}x|] } from "./b";|]',
+          '[|import { /*cFromA*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 6 |}x|] } from "./a";|]',
+          "/*cUse*/[|x|];",
+        ),
+      ],
+      ["d.ts", '[|import { /*d*/[|{| "isWriteAccess": true, "isDefinition": true, "contextRangeIndex": 9 |}x|] } from "./c";|]'],
+    ],
+    // [aDef, a, bDef, b, cFromBDef, cFromB, cFromADef, cFromA, cUse, dDef, d] = 0..10
+    checks: [
+      { at: [1], expect: [1, 7, 8] },
+      { at: [7, 8], expect: [{ range: 7, prefix: "x as " }, 8] },
+      { at: [3], expect: [3, { range: 5, suffix: " as x" }] },
+      { at: [5], expect: [{ range: 5, prefix: "x as " }, 10] },
+      { at: [10], expect: [{ range: 10, prefix: "x as " }] },
+    ],
+  },
 ];
 
 /** Rename tests that cannot be run through /rename-symbol, each with the reason. */
@@ -248,5 +331,13 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     source: "tests/cases/fourslash/findAllRefs_importType_exportEquals.ts",
     reason:
       "its renameLocations checks (its renameInfoFailed checks are ported in rename-baselines.json): from `type T` it expects the merged `namespace T` to stay, but the TypeScript /rename-symbol runs (6.0) renames the type and the namespace together, and the tool reports what TypeScript answers",
+  },
+  {
+    source: "tests/cases/fourslash/renameJsExports02.ts",
+    reason: "despite its name it checks only find-all-references groups (verify.referenceGroups, verify.singleReferenceGroup); it makes no rename request",
+  },
+  {
+    source: "tests/cases/fourslash/renameJsExports03.ts",
+    reason: "despite its name it checks only find-all-references groups (verify.referenceGroups); it makes no rename request",
   },
 ];
