@@ -314,6 +314,66 @@ export const RENAME_CASES: RenameCase[] = [
       { at: [10], expect: [{ range: 10, prefix: "x as " }] },
     ],
   },
+  {
+    source: "tests/cases/fourslash/renameJsThisProperty02.ts",
+    files: [
+      ["a.js", lines("function bar() {", "    this./**/[|x|] = 10;", "}", "var t = new bar();", "t.[|x|] = 11;")],
+      ["tsconfig.json", '{"compilerOptions":{"allowJs":true}}'],
+    ],
+    checks: [{ at: [0], expect: [0, 1] }],
+    adapted: "the test's `// @allowJs: true` as the project's tsconfig.json",
+  },
+  {
+    source: "tests/cases/fourslash/renameJsThisProperty04.ts",
+    files: [
+      [
+        "a.js",
+        lines("class C {", "  constructor(y) {", "    this.[|x|] = y;", "  }", "}", "var t = new C(12);", "t./**/[|x|] = 11;"),
+      ],
+      ["tsconfig.json", '{"compilerOptions":{"allowJs":true}}'],
+    ],
+    // The marker is at range 1.
+    checks: [{ at: [1], expect: [0, 1] }],
+    adapted: "the test's `// @allowJs: true` as the project's tsconfig.json",
+  },
+  {
+    source: "tests/cases/fourslash/renameCrossJsTs02.ts",
+    files: [
+      ["a.js", "exports./**/[|area|] = function (r) { return r * r; }"],
+      ["b.ts", lines("import { [|area|] } from './a';", "var t = [|area|](10);")],
+      ["tsconfig.json", '{"compilerOptions":{"allowJs":true}}'],
+    ],
+    // The marker is at range 0.
+    checks: [{ at: [0], expect: [0, 1, 2] }],
+    adapted: "the test's `// @allowJs: true` as the project's tsconfig.json",
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentInForOf.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface I {",
+          '    [|[|{| "declarationRangeIndex": 0 |}property1|]: number;|]',
+          "    property2: string;",
+          "}",
+          "var elems: I[];",
+          "",
+          'var [|[|{| "declarationRangeIndex": 2 |}property1|]: number|], p2: number;',
+          'for ([|{ [|{| "declarationRangeIndex": 4 |}property1|] } of elems|]) {',
+          "    [|property1|]++;",
+          "}",
+          'for ([|{ [|{| "declarationRangeIndex": 7 |}property1|]: p2 } of elems|]) {',
+          "}",
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1Def, r1, r2Def, r2, r3, r4Def, r4] = 0..8
+    checks: [
+      { at: [1, 8], expect: [1, { range: 5, suffix: ": property1" }, 8] },
+      { at: [3, 5, 6], expect: [3, { range: 5, prefix: "property1: " }, 6] },
+    ],
+  },
 ];
 
 /** Rename tests that cannot be run through /rename-symbol, each with the reason. */
@@ -339,5 +399,17 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   {
     source: "tests/cases/fourslash/renameJsExports03.ts",
     reason: "despite its name it checks only find-all-references groups (verify.referenceGroups); it makes no rename request",
+  },
+  {
+    source: "tests/cases/fourslash/renameForAliasingExport01.ts",
+    reason: 'checks only the editor\'s rename info at `export { x as y }` (verify.renameInfoSucceeded: display name "x"), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameForDefaultExport04.ts",
+    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedClass"), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameUMDModuleAlias2.ts",
+    reason: 'checks only the editor\'s rename info at `export as namespace myLib` (verify.renameInfoSucceeded: display name "myLib"), not what a rename changes; the rename itself is ported from renameUMDModuleAlias1',
   },
 ];
