@@ -374,6 +374,206 @@ export const RENAME_CASES: RenameCase[] = [
       { at: [3, 5, 6], expect: [3, { range: 5, prefix: "property1: " }, 6] },
     ],
   },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentNestedInFor.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface MultiRobot {",
+          "    name: string;",
+          "    skills: {",
+          '        [|[|{| "declarationRangeIndex": 0 |}primary|]: string;|]',
+          "        secondary: string;",
+          "    };",
+          "}",
+          'let multiRobot: MultiRobot, [|[|{| "declarationRangeIndex": 2 |}primary|]: string|], secondary: string, primaryA: string, secondaryA: string, i: number;',
+          'for ([|{ skills: { [|{| "declarationRangeIndex": 4 |}primary|]: primaryA, secondary: secondaryA } } = multiRobot|], i = 0; i < 1; i++) {',
+          "    primaryA;",
+          "}",
+          'for ([|{ skills: { [|{| "declarationRangeIndex": 6 |}primary|], secondary } } = multiRobot|], i = 0; i < 1; i++) {',
+          "    [|primary|];",
+          "}",
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1Def, r1, r2Def, r2, r3Def, r3, r4] = 0..8
+    checks: [
+      { at: [1, 5], expect: [1, 5, { range: 7, suffix: ": primary" }] },
+      { at: [3, 7, 8], expect: [3, { range: 7, prefix: "primary: " }, 8] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentNestedInFor2.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface MultiRobot {",
+          "    name: string;",
+          "    skills: {",
+          "        primary: string;",
+          "        secondary: string;",
+          "    };",
+          "}",
+          "let multiRobot: MultiRobot, [|primary|]: string;",
+          "for ({ skills: { primary: primaryA, secondary: secondaryA } } = multiRobot, i = 0; i < 1; i++) {",
+          "    console.log(primaryA);",
+          "}",
+          "for ({ skills: { [|primary|], secondary } } = multiRobot, i = 0; i < 1; i++) {",
+          "    console.log([|primary|]);",
+          "}",
+        ),
+      ],
+    ],
+    // The test predates prefix and suffix text: `verify.renameLocations(false, false)` from each range expects exactly the ranges.
+    checks: [{ at: [0, 1, 2], expect: [0, 1, 2], providePrefixAndSuffixTextForRename: false }],
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentNestedInForOf2.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface MultiRobot {",
+          "    name: string;",
+          "    skills: {",
+          '        [|[|{| "declarationRangeIndex": 0 |}primary|]: string;|]',
+          "        secondary: string;",
+          "    };",
+          "}",
+          'let multiRobots: MultiRobot[], [|[|{| "declarationRangeIndex": 2 |}primary|]: string|];',
+          'for ([|{ skills: { [|{| "declarationRangeIndex": 4 |}primary|]: primaryA, secondary: secondaryA } } of multiRobots|]) {',
+          "    console.log(primaryA);",
+          "}",
+          'for ([|{ skills: { [|{| "declarationRangeIndex": 6 |}primary|], secondary } } of multiRobots|]) {',
+          "    console.log([|primary|]);",
+          "}",
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1Def, r1, r2Def, r2, r3Def, r3, r4] = 0..8
+    checks: [
+      { at: [1, 5], expect: [1, 5, { range: 7, suffix: ": primary" }] },
+      { at: [3, 7, 8], expect: [3, { range: 7, prefix: "primary: " }, 8] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentNestedInArrayLiteral.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface I {",
+          '    [|[|{| "declarationRangeIndex": 0 |}property1|]: number;|]',
+          "    property2: string;",
+          "}",
+          'var elems: I[], p1: number, [|[|{| "declarationRangeIndex": 2 |}property1|]: number|];',
+          '[|[{ [|{| "declarationRangeIndex": 4 |}property1|]: p1 }] = elems;|]',
+          '[|[{ [|{| "declarationRangeIndex": 6 |}property1|] }] = elems;|]',
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1Def, r1, r2Def, r2, r3Def, r3] = 0..7
+    checks: [
+      { at: [1, 5], expect: [1, 5, { range: 7, suffix: ": property1" }] },
+      { at: [3, 7], expect: [3, { range: 7, prefix: "property1: " }] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentNestedInArrayLiteral2.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface I {",
+          "    property1: number;",
+          "    property2: string;",
+          "}",
+          "var elems: I[], p1: number, [|property1|]: number;",
+          "[{ property1: p1 }] = elems;",
+          "[{ [|property1|] }] = elems;",
+        ),
+      ],
+    ],
+    // The test predates prefix and suffix text: `verify.renameLocations(false, false)` from each range expects exactly the ranges.
+    checks: [{ at: [0, 1], expect: [0, 1], providePrefixAndSuffixTextForRename: false }],
+  },
+  {
+    source: "tests/cases/fourslash/renameDestructuringAssignmentInForOf2.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface I {",
+          "    property1: number;",
+          "    property2: string;",
+          "}",
+          "var elems: I[];",
+          "",
+          "var [|property1|]: number, p2: number;",
+          "for ({ [|property1|] } of elems) {",
+          "    [|property1|]++;",
+          "}",
+          "for ({ property1: p2 } of elems) {",
+          "}",
+        ),
+      ],
+    ],
+    // The test predates prefix and suffix text: `verify.renameLocations(false, false)` from each range expects exactly the ranges.
+    checks: [{ at: [0, 1, 2], expect: [0, 1, 2], providePrefixAndSuffixTextForRename: false }],
+  },
+  {
+    source: "tests/cases/fourslash/renameDefaultLibDontWork.ts",
+    files: [["file1.ts", lines(' [|var [|{| "declarationRangeIndex": 0 |}test|] = "foo";|]', " console.log([|test|]);")]],
+    // [r0Def, ...ranges] = 0..2; from ranges[0], with comments, exactly the ranges (nothing in the default library's comments).
+    checks: [{ at: [1], expect: [1, 2], findInComments: true }],
+  },
+  {
+    source: "tests/cases/fourslash/renameDeclarationKeywords.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          '[|{| "id": "baseDecl" |}class [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "baseDecl" |}Base|] {}|]',
+          '[|{| "id": "implemented1Decl" |}interface [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "implemented1Decl" |}Implemented1|] {}|]',
+          '[|{| "id": "classDecl1" |}[|class|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "classDecl1" |}C1|] [|extends|] [|Base|] [|implements|] [|Implemented1|] {',
+          '    [|{| "id": "getDecl" |}[|get|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "getDecl" |}e|]() { return 1; }|]',
+          '    [|{| "id": "setDecl" |}[|set|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "setDecl" |}e|](v) {}|]',
+          "}|]",
+          '[|{| "id": "interfaceDecl1" |}[|interface|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "interfaceDecl1" |}I1|] [|extends|] [|Base|] { }|]',
+          '[|{| "id": "typeDecl" |}[|type|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "typeDecl" |}T|] = { }|]',
+          '[|{| "id": "enumDecl" |}[|enum|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "enumDecl" |}E|] { }|]',
+          '[|{| "id": "namespaceDecl" |}[|namespace|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "namespaceDecl" |}N|] { }|]',
+          '[|{| "id": "moduleDecl" |}[|module|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "moduleDecl" |}M|] { }|]',
+          '[|{| "id": "functionDecl" |}[|function|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "functionDecl" |}fn|]() {}|]',
+          '[|{| "id": "varDecl" |}[|var|] [|{| "isWriteAccess": false, "isDefinition": true, "contextRangeId": "varDecl" |}x|];|]',
+          '[|{| "id": "letDecl" |}[|let|] [|{| "isWriteAccess": false, "isDefinition": true, "contextRangeId": "letDecl" |}y|];|]',
+          '[|{| "id": "constDecl" |}[|const|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeId": "constDecl" |}z|] = 1;|]',
+        ),
+      ],
+    ],
+    // baseDecl 0, its name 1; implemented1Decl 2, name 3; classDecl1 4, class 5, C1 6, extends 7, Base 8, implements 9,
+    // Implemented1 10; getDecl 11, get 12, e 13; setDecl 14, set 15, e 16; interfaceDecl1 17, interface 18, I1 19,
+    // extends 20, Base 21; then each declaration, its keyword and its name: type 22–24, enum 25–27, namespace 28–30,
+    // module 31–33, function 34–36, var 37–39, let 40–42, const 43–45.
+    checks: [
+      { at: [5], expect: [6] },
+      { at: [7], expect: [1, 8, 21] },
+      { at: [9], expect: [3, 10] },
+      { at: [12, 15], expect: [13, 16] },
+      { at: [18], expect: [19] },
+      { at: [20], expect: [1, 8, 21] },
+      { at: [23], expect: [24] },
+      { at: [26], expect: [27] },
+      { at: [29], expect: [30] },
+      { at: [32], expect: [33] },
+      { at: [35], expect: [36] },
+      { at: [38], expect: [39] },
+      { at: [41], expect: [42] },
+      { at: [44], expect: [45] },
+    ],
+  },
 ];
 
 /** Rename tests that cannot be run through /rename-symbol, each with the reason. */
