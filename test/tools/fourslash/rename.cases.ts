@@ -574,6 +574,90 @@ export const RENAME_CASES: RenameCase[] = [
       { at: [44], expect: [45] },
     ],
   },
+  {
+    source: "tests/cases/fourslash/renameModifiers.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          '[|[|declare|] [|abstract|] class [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -3 |}C1|] {',
+          '    [|[|static|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}a|];|]',
+          '    [|[|readonly|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}b|];|]',
+          '    [|[|public|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}c|];|]',
+          '    [|[|protected|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}d|];|]',
+          '    [|[|private|] [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}e|];|]',
+          "}|]",
+          '[|[|const|] enum [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}E|] {',
+          "}|]",
+          '[|[|async|] function [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -2 |}fn|]() {}|]',
+          '[|[|export|] [|default|] class [|{| "isWriteAccess": true, "isDefinition": true, "contextRangeDelta": -3 |}C2|] {}|]',
+        ),
+      ],
+    ],
+    // class1Def 0, declare 1, abstract 2, C1 3; then each member's declaration, modifier and name: a 4–6, b 7–9,
+    // c 10–12, d 13–15, e 16–18; enum 19–21 (const 20), function 22–24 (async 23); class2Def 25, export 26, default 27, C2 28.
+    checks: [
+      { at: [1, 2], expect: [3] },
+      { at: [5], expect: [6] },
+      { at: [8], expect: [9] },
+      { at: [11], expect: [12] },
+      { at: [14], expect: [15] },
+      { at: [17], expect: [18] },
+      { at: [20], expect: [21] },
+      { at: [23], expect: [24] },
+      { at: [26, 27], expect: [28] },
+    ],
+  },
+  {
+    source: "tests/cases/fourslash/renameTemplateLiteralsDefinePropertyJs.ts",
+    files: [
+      [
+        "a.js",
+        lines(
+          "let obj = {};",
+          "",
+          "Object.defineProperty(obj, `[|prop|]`, { value: 0 });",
+          "",
+          "obj = {",
+          '    [|[`[|{| "contextRangeIndex": 1 |}prop|]`]: 1|]',
+          "};",
+          "",
+          "obj.[|prop|];",
+          "obj['[|prop|]'];",
+          'obj["[|prop|]"];',
+          "obj[`[|prop|]`];",
+        ),
+      ],
+      ["tsconfig.json", '{"compilerOptions":{"allowJs":true}}'],
+    ],
+    // rangesWithSameTextAreRenameLocations('prop'): every range but the context range 1.
+    checks: [{ at: [0, 2, 3, 4, 5, 6], expect: [0, 2, 3, 4, 5, 6] }],
+    adapted: "the test's `// @allowJs: true` as the project's tsconfig.json",
+  },
+  {
+    source: "tests/cases/fourslash/renamePropertyAccessExpressionHeritageClause.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          " interface I {}",
+          " interface CTor {",
+          "     new (hour: number, minute: number): I",
+          " }",
+          " var x: {",
+          "     B : CTor",
+          " };",
+          " class B {}",
+          " function foo() {",
+          "     return {[|B|]: B};",
+          " }",
+          " class C extends (foo()).[|B|] {}",
+          " class C1 extends foo().[|B|] {}",
+        ),
+      ],
+    ],
+    checks: [{ at: [0, 1, 2], expect: [0, 1, 2] }],
+  },
 ];
 
 /** Rename tests that cannot be run through /rename-symbol, each with the reason. */
@@ -611,5 +695,22 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   {
     source: "tests/cases/fourslash/renameUMDModuleAlias2.ts",
     reason: 'checks only the editor\'s rename info at `export as namespace myLib` (verify.renameInfoSucceeded: display name "myLib"), not what a rename changes; the rename itself is ported from renameUMDModuleAlias1',
+  },
+  {
+    source: "tests/cases/fourslash/renameForAliasingExport02.ts",
+    reason: 'checks only the editor\'s rename info at `export { x as y }` (verify.renameInfoSucceeded: display name "y", full name \'"/tests/cases/fourslash/foo".y\'), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameInfoForFunctionExpression01.ts",
+    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "f"); the same rename\'s locations are ported from renameLocationsForFunctionExpression01',
+  },
+  {
+    source: "tests/cases/fourslash/renamePrivateFields.ts",
+    reason: 'checks only the editor\'s rename info at `#foo` (verify.renameInfoSucceeded: display name "#foo"), not what a rename changes; renaming private fields is ported from renamePrivateFields1',
+  },
+  {
+    source: "tests/cases/fourslash/renameNumericalIndexSingleQuoted.ts",
+    reason:
+      "renames the property 0 to \"0RENAME\", quoting it (single quotes) where it is an element access; as for renameNumericalIndex, /rename-symbol deliberately takes only identifiers as the new name of a property",
   },
 ];
