@@ -23,7 +23,7 @@ interface BaselineCase {
   /** The test's `*.baseline.jsonc`, verbatim (its findRenameLocations sections). */
   baseline?: string;
   /** `verify.renameInfoFailed` at a marker or range (numbered as test.ranges()): refused, with the message when the test gives one. */
-  refusals?: Array<{ marker?: string; range?: number; message?: string }>;
+  refusals?: Array<{ marker?: string; range?: number; message?: string; providePrefixAndSuffixTextForRename?: boolean }>;
   /**
    * Where the stored test is older than its baseline: text replacements (each must occur) that bring
    * the test to the version the baseline was made from, e.g. `module` written `namespace`.
@@ -54,7 +54,8 @@ const refusals = CASES.flatMap((testCase) => {
   return (testCase.refusals ?? []).map((refusal) => {
     const position = refusal.marker !== undefined ? markers.get(refusal.marker)! : ranges[refusal.range!]!;
     const at = `${position.file}:${position.line}:${position.column}`;
-    return [`${testCase.source} at ${at}`, files, at, refusal.message] as const;
+    const prefixAndSuffix = refusal.providePrefixAndSuffixTextForRename ?? true;
+    return [`${testCase.source} at ${at}${prefixAndSuffix ? "" : " without prefix and suffix text"}`, files, at, refusal.message, prefixAndSuffix] as const;
   });
 });
 
@@ -94,8 +95,8 @@ describe("fourslash rename baselines, ported", () => {
     expect(after).toEqual({ ...files, ...rename.after });
   });
 
-  it.each(refusals)("refuses %s", async (_name, files, at, message) => {
-    const error = await executeTool(tool, { from: "RENAMED", at }, new MemoryWorkspace(files), "call-1").then(
+  it.each(refusals)("refuses %s", async (_name, files, at, message, providePrefixAndSuffixTextForRename) => {
+    const error = await executeTool(tool, { from: "RENAMED", at, providePrefixAndSuffixTextForRename }, new MemoryWorkspace(files), "call-1").then(
       () => undefined,
       (thrown: unknown) => thrown,
     );

@@ -713,4 +713,25 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     reason:
       "renames the property 0 to \"0RENAME\", quoting it (single quotes) where it is an element access; as for renameNumericalIndex, /rename-symbol deliberately takes only identifiers as the new name of a property",
   },
+  {
+    source: "tests/cases/fourslash/renameForDefaultExport05.ts",
+    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedClass"), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameForDefaultExport06.ts",
+    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name and full name \'"tests/cases/fourslash/foo".DefaultExportedClass\'), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameForDefaultExport07.ts",
+    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedFunction"), not what a rename changes',
+  },
+  {
+    source: "tests/cases/fourslash/renameFromNodeModulesDep2.ts",
+    reason:
+      "every file of the test is a dependency's own file under node_modules (the test asks whether the dependency's own declarations may be renamed from inside it); /rename-symbol renames in the repository's project, which does not include node_modules",
+  },
+  {
+    source: "tests/cases/fourslash/renameFromNodeModulesDep3.ts",
+    reason: "needs a symbolic link (`// @link: /packages/foo -> /packages/first/node_modules/foo`), which the in-memory workspace cannot express; and it checks only rename info (renameInfoSucceeded), no rename",
+  },
 ];
