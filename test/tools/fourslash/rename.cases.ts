@@ -734,4 +734,9 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     source: "tests/cases/fourslash/renameFromNodeModulesDep3.ts",
     reason: "needs a symbolic link (`// @link: /packages/foo -> /packages/first/node_modules/foo`), which the in-memory workspace cannot express; and it checks only rename info (renameInfoSucceeded), no rename",
   },
+  {
+    source: "tests/cases/fourslash/findAllRefsRenameImportWithSameName.ts",
+    reason:
+      "the stored test asks for its rename locations in its baseline (verify.baselineCommands with findRenameLocations), but the stored baseline is an older one with only its findAllReferences sections, so what the rename should change is not available",
+  },
 ];
