@@ -90,6 +90,28 @@ function checkStringName(name: string, oldName: string): void {
   if (name === oldName) throw new UserError(`${oldName} is already called ${name}.`);
 }
 
+/** Whether every location is the whole text of a string literal (so the new name is written between quotes, nowhere bare). */
+function quotedEverywhere(projects: readonly TsProject[], locations: readonly ts.RenameLocation[]): boolean {
+  return (
+    locations.length > 0 &&
+    locations.every((location) => {
+      const sourceFile = projects.map((each) => each.program.getSourceFile(location.fileName)).find((file) => file !== undefined);
+      return sourceFile !== undefined && !location.prefixText && !location.suffixText && isStringContent(sourceFile, location.textSpan);
+    })
+  );
+}
+
+function isStringContent(sourceFile: ts.SourceFile, span: ts.TextSpan): boolean {
+  const visit = (node: ts.Node): boolean => {
+    if (span.start < node.getStart(sourceFile) || span.start + span.length > node.getEnd()) return false;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      return node.getStart(sourceFile) + 1 === span.start && node.getEnd() - 1 === span.start + span.length;
+    }
+    return ts.forEachChild(node, visit) ?? false;
+  };
+  return visit(sourceFile);
+}
+
 interface Position {
   rel: string;
   fileName: string;
@@ -191,8 +213,10 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
       const info = owner.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
       if (!info.canRename) throw new UserError(`Cannot rename at ${at}: ${info.localizedErrorMessage}`);
       if (name !== undefined && info.displayName !== name) throw new UserError(`At ${at} is ${info.displayName}, not ${name}.`);
-      // A string literal type ("ease-in-out") is renamed inside its quotes: any text a string can hold.
-      if (info.kind === ts.ScriptElementKind.string) checkStringName(to, info.displayName);
+      const locations = find(position.fileName, position.position);
+      // A string literal type ("ease-in-out"), or a name written in quotes wherever it occurs (a property
+      // `"Att 2": string` used as `f("Att 2")`), is renamed inside its quotes: any text a string can hold.
+      if (info.kind === ts.ScriptElementKind.string || quotedEverywhere(projects, locations)) checkStringName(to, info.displayName);
       else checkNewName(to, info.displayName);
       const candidate: Candidate = {
         file: position.rel,
@@ -202,7 +226,7 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
         fileName: position.fileName,
         position: position.position,
       };
-      target = { name: info.displayName, candidate, locations: find(position.fileName, position.position) };
+      target = { name: info.displayName, candidate, locations };
     } else {
       const { groups, refusal } = findCandidates(projects, from!, scope, find, preferences);
       if (refusal !== undefined && groups.length === 0) throw new UserError(`Cannot rename ${from}: ${refusal}`);

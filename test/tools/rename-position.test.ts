@@ -107,6 +107,23 @@ describe("rename_symbol --at on a string literal type", () => {
   });
 });
 
+describe("rename_symbol --at on a name written in quotes wherever it occurs", () => {
+  // As TypeScript's renameStringLiteralTypes6: a quoted property name, here read by element access.
+  const files = {
+    "src/cases.ts": ["interface Case_1 {", '  "Att 2": string', "}", "declare const c: Case_1;", 'c["Att 2"];', ""].join("\n"),
+  };
+
+  it("renames it inside its quotes, to any text a string can hold (an editor's F2 does)", async () => {
+    const { after } = await rename(files, { from: "Att 3", at: "src/cases.ts:2:4" });
+    expect(after["src/cases.ts"]).toBe(files["src/cases.ts"].replaceAll('"Att 2"', '"Att 3"'));
+  });
+
+  it("still asks for an identifier where the name is also written bare", async () => {
+    const bare = { "src/o.ts": ['const o = { "prop": 1 };', "o.prop;", ""].join("\n") };
+    expect(await refusal(bare, { from: "a b", at: "src/o.ts:1:14" })).toBe('"a b" is not a valid identifier.');
+  });
+});
+
 describe("rename_symbol by name: every declaration kind an editor renames", () => {
   const kinds = {
     "src/lib.ts": [

@@ -817,4 +817,14 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     reason:
       "the stored test asks for its rename locations in its baseline (verify.baselineRename), but the stored baseline is an older one with only its findAllReferences sections, so what the rename should change is not available",
   },
+  {
+    source: "tests/cases/fourslash/renameImportOfReExport2.ts",
+    reason:
+      "the stored test asks for its rename locations in its baseline (verify.baselineCommands with findRenameLocations), but the stored baseline is an older one with only its findAllReferences sections, so what the rename should change is not available",
+  },
+  {
+    source: "tests/cases/fourslash/renameStringLiteralTypes6.ts",
+    reason:
+      'its baseline also renames the argument in `fnc_1("Att 2")` (K extends keyof Case_1), but TypeScript 6.0.2, which /rename-symbol runs, finds only the property itself there (its findRenameLocations returns the one location), and the tool reports what TypeScript answers; the baseline was made by a later TypeScript. Renaming such a quoted name to text with a space is covered in rename-position.test.ts',
+  },
 ];
