@@ -723,6 +723,26 @@ export const RENAME_CASES: RenameCase[] = [
     ],
     checks: [{ at: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], expect: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }],
   },
+  {
+    source: "tests/cases/fourslash/renameRestBindingElement.ts",
+    files: [
+      [
+        "test.ts",
+        lines(
+          "interface I {",
+          "    a: number;",
+          "    b: number;",
+          "    c: number;",
+          "}",
+          'function foo([|{ a, ...[|{| "contextRangeIndex": 0 |}rest|] }: I|]) {',
+          "    [|rest|];",
+          "}",
+        ),
+      ],
+    ],
+    // [r0Def, r0, r1] = 0..2
+    checks: [{ at: [1], expect: [1, 2], providePrefixAndSuffixTextForRename: true }],
+  },
 ];
 
 /** Rename tests that cannot be run through /rename-symbol, each with the reason. */
@@ -826,5 +846,9 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     source: "tests/cases/fourslash/renameStringLiteralTypes6.ts",
     reason:
       'its baseline also renames the argument in `fnc_1("Att 2")` (K extends keyof Case_1), but TypeScript 6.0.2, which /rename-symbol runs, finds only the property itself there (its findRenameLocations returns the one location), and the tool reports what TypeScript answers; the baseline was made by a later TypeScript. Renaming such a quoted name to text with a space is covered in rename-position.test.ts',
+  },
+  {
+    source: "tests/cases/fourslash/renameNoDefaultLib.ts",
+    reason: 'checks only the editor\'s rename info in a JS file with `/// <reference no-default-lib="true" />` (verify.renameInfoSucceeded: display name "foo"), not what a rename changes',
   },
 ];
