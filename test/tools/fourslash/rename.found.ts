@@ -156,5 +156,10 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/renameThis.ts",
   "tests/cases/fourslash/renameUMDModuleAlias1.ts",
   "tests/cases/fourslash/renameUMDModuleAlias2.ts",
+  "tests/cases/fourslash/server/jsdocTypedefTagRename01.ts",
+  "tests/cases/fourslash/server/jsdocTypedefTagRename02.ts",
+  "tests/cases/fourslash/server/jsdocTypedefTagRename03.ts",
+  "tests/cases/fourslash/server/jsdocTypedefTagRename04.ts",
+  "tests/cases/fourslash/server/renameNamespaceImport.ts",
   "tests/cases/fourslash/transitiveExportImports3.ts",
 ];
