@@ -326,10 +326,7 @@ export const RENAME_CASES: RenameCase[] = [
   {
     source: "tests/cases/fourslash/renameJsThisProperty04.ts",
     files: [
-      [
-        "a.js",
-        lines("class C {", "  constructor(y) {", "    this.[|x|] = y;", "  }", "}", "var t = new C(12);", "t./**/[|x|] = 11;"),
-      ],
+      ["a.js", lines("class C {", "  constructor(y) {", "    this.[|x|] = y;", "  }", "}", "var t = new C(12);", "t./**/[|x|] = 11;")],
       ["tsconfig.json", '{"compilerOptions":{"allowJs":true}}'],
     ],
     // The marker is at range 1.
@@ -690,33 +687,33 @@ export const RENAME_CASES: RenameCase[] = [
           "};",
           "",
           "var o5: I = {",
-          "    \"prop1\"() { },",
-          "    \"[|prop2|]\"() { }",
+          '    "prop1"() { },',
+          '    "[|prop2|]"() { }',
           "};",
           "",
           "var o6: I = {",
-          "    \"prop1\": function () { },",
-          "    \"[|prop2|]\": function () { }",
+          '    "prop1": function () { },',
+          '    "[|prop2|]": function () { }',
           "};",
           "",
           "var o7: I = {",
-          "    [\"prop1\"]: function () { },",
-          "    [\"[|prop2|]\"]: function () { }",
+          '    ["prop1"]: function () { },',
+          '    ["[|prop2|]"]: function () { }',
           "};",
           "",
           "var o8: I = {",
-          "    [\"prop1\"]() { },",
-          "    [\"[|prop2|]\"]() { }",
+          '    ["prop1"]() { },',
+          '    ["[|prop2|]"]() { }',
           "};",
           "",
           "var o9: I = {",
-          "    get [\"prop1\"]() { return () => { }; },",
-          "    get [\"[|prop2|]\"]() { return () => { }; }",
+          '    get ["prop1"]() { return () => { }; },',
+          '    get ["[|prop2|]"]() { return () => { }; }',
           "};",
           "",
           "var o10: I = {",
-          "    set [\"prop1\"](v) { },",
-          "    set [\"[|prop2|]\"](v) { }",
+          '    set ["prop1"](v) { },',
+          '    set ["[|prop2|]"](v) { }',
           "};",
         ),
       ],
@@ -763,7 +760,8 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   },
   {
     source: "tests/cases/fourslash/renameJsExports02.ts",
-    reason: "despite its name it checks only find-all-references groups (verify.referenceGroups, verify.singleReferenceGroup); it makes no rename request",
+    reason:
+      "despite its name it checks only find-all-references groups (verify.referenceGroups, verify.singleReferenceGroup); it makes no rename request",
   },
   {
     source: "tests/cases/fourslash/renameJsExports03.ts",
@@ -771,44 +769,53 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   },
   {
     source: "tests/cases/fourslash/renameForAliasingExport01.ts",
-    reason: 'checks only the editor\'s rename info at `export { x as y }` (verify.renameInfoSucceeded: display name "x"), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info at `export { x as y }` (verify.renameInfoSucceeded: display name "x"), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/renameForDefaultExport04.ts",
-    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedClass"), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedClass"), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/renameUMDModuleAlias2.ts",
-    reason: 'checks only the editor\'s rename info at `export as namespace myLib` (verify.renameInfoSucceeded: display name "myLib"), not what a rename changes; the rename itself is ported from renameUMDModuleAlias1',
+    reason:
+      'checks only the editor\'s rename info at `export as namespace myLib` (verify.renameInfoSucceeded: display name "myLib"), not what a rename changes; the rename itself is ported from renameUMDModuleAlias1',
   },
   {
     source: "tests/cases/fourslash/renameForAliasingExport02.ts",
-    reason: 'checks only the editor\'s rename info at `export { x as y }` (verify.renameInfoSucceeded: display name "y", full name \'"/tests/cases/fourslash/foo".y\'), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info at `export { x as y }` (verify.renameInfoSucceeded: display name "y", full name \'"/tests/cases/fourslash/foo".y\'), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/renameInfoForFunctionExpression01.ts",
-    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "f"); the same rename\'s locations are ported from renameLocationsForFunctionExpression01',
+    reason:
+      "checks only the editor's rename info (verify.renameInfoSucceeded: display name \"f\"); the same rename's locations are ported from renameLocationsForFunctionExpression01",
   },
   {
     source: "tests/cases/fourslash/renamePrivateFields.ts",
-    reason: 'checks only the editor\'s rename info at `#foo` (verify.renameInfoSucceeded: display name "#foo"), not what a rename changes; renaming private fields is ported from renamePrivateFields1',
+    reason:
+      'checks only the editor\'s rename info at `#foo` (verify.renameInfoSucceeded: display name "#foo"), not what a rename changes; renaming private fields is ported from renamePrivateFields1',
   },
   {
     source: "tests/cases/fourslash/renameNumericalIndexSingleQuoted.ts",
     reason:
-      "renames the property 0 to \"0RENAME\", quoting it (single quotes) where it is an element access; as for renameNumericalIndex, /rename-symbol deliberately takes only identifiers as the new name of a property",
+      'renames the property 0 to "0RENAME", quoting it (single quotes) where it is an element access; as for renameNumericalIndex, /rename-symbol deliberately takes only identifiers as the new name of a property',
   },
   {
     source: "tests/cases/fourslash/renameForDefaultExport05.ts",
-    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedClass"), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedClass"), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/renameForDefaultExport06.ts",
-    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name and full name \'"tests/cases/fourslash/foo".DefaultExportedClass\'), not what a rename changes',
+    reason:
+      "checks only the editor's rename info (verify.renameInfoSucceeded: display name and full name '\"tests/cases/fourslash/foo\".DefaultExportedClass'), not what a rename changes",
   },
   {
     source: "tests/cases/fourslash/renameForDefaultExport07.ts",
-    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedFunction"), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedFunction"), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/renameFromNodeModulesDep2.ts",
@@ -817,7 +824,8 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   },
   {
     source: "tests/cases/fourslash/renameFromNodeModulesDep3.ts",
-    reason: "needs a symbolic link (`// @link: /packages/foo -> /packages/first/node_modules/foo`), which the in-memory workspace cannot express; and it checks only rename info (renameInfoSucceeded), no rename",
+    reason:
+      "needs a symbolic link (`// @link: /packages/foo -> /packages/first/node_modules/foo`), which the in-memory workspace cannot express; and it checks only rename info (renameInfoSucceeded), no rename",
   },
   {
     source: "tests/cases/fourslash/findAllRefsRenameImportWithSameName.ts",
@@ -826,7 +834,8 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   },
   {
     source: "tests/cases/fourslash/renameForDefaultExport08.ts",
-    reason: 'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedFunction"), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info (verify.renameInfoSucceeded: display name "DefaultExportedFunction"), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/renameForDefaultExport09.ts",
@@ -849,10 +858,12 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
   },
   {
     source: "tests/cases/fourslash/renameNoDefaultLib.ts",
-    reason: 'checks only the editor\'s rename info in a JS file with `/// <reference no-default-lib="true" />` (verify.renameInfoSucceeded: display name "foo"), not what a rename changes',
+    reason:
+      'checks only the editor\'s rename info in a JS file with `/// <reference no-default-lib="true" />` (verify.renameInfoSucceeded: display name "foo"), not what a rename changes',
   },
   {
     source: "tests/cases/fourslash/server/jsdocTypedefTagRename04.ts",
-    reason: "despite its name it checks only quick info before and after an edit (verify.quickInfoExists, edit.insert); it makes no rename request",
+    reason:
+      "despite its name it checks only quick info before and after an edit (verify.quickInfoExists, edit.insert); it makes no rename request",
   },
 ];
