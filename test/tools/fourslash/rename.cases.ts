@@ -866,4 +866,9 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     reason:
       "despite its name it checks only quick info before and after an edit (verify.quickInfoExists, edit.insert); it makes no rename request",
   },
+  {
+    source: "tests/cases/fourslash/findAllRefsReExportLocal.ts",
+    reason:
+      "the stored test asks for its rename locations in its baseline (verify.baselineRename), but the stored baseline is an older one with only its findAllReferences sections, so what the rename should change is not available",
+  },
 ];

@@ -8,6 +8,7 @@
 export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/findAllReferencesDynamicImport3.ts",
   "tests/cases/fourslash/findAllRefsForDefaultExportAnonymous.ts",
+  "tests/cases/fourslash/findAllRefsReExportLocal.ts",
   "tests/cases/fourslash/findAllRefsReExportRightNameWrongSymbol.ts",
   "tests/cases/fourslash/findAllRefsRenameImportWithSameName.ts",
   "tests/cases/fourslash/findAllRefs_importType_exportEquals.ts",
