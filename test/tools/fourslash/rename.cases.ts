@@ -15,6 +15,7 @@ export interface RenameCheck {
   at: number[];
   expect: ExpectedLocation[];
   findInComments?: boolean;
+  findInStrings?: boolean;
   providePrefixAndSuffixTextForRename?: boolean;
 }
 
@@ -739,6 +740,16 @@ export const RENAME_CASES: RenameCase[] = [
     ],
     // [r0Def, r0, r1] = 0..2
     checks: [{ at: [1], expect: [1, 2], providePrefixAndSuffixTextForRename: true }],
+  },
+  {
+    source: "tests/cases/fourslash/server/renameInConfiguredProject.ts",
+    files: [
+      ["referencesForGlobals_1.ts", "var [|globalName|] = 0;"],
+      ["referencesForGlobals_2.ts", "var y = /*1*/[|globalName|];"],
+      ["tsconfig.json", '{ "files": ["referencesForGlobals_1.ts", "referencesForGlobals_2.ts"] }'],
+    ],
+    // From the marker (range 1), with strings and comments: exactly the ranges.
+    checks: [{ at: [1], expect: [0, 1], findInStrings: true, findInComments: true }],
   },
 ];
 

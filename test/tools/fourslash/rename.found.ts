@@ -152,6 +152,7 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/renameStringLiteralTypes4.ts",
   "tests/cases/fourslash/renameStringLiteralTypes5.ts",
   "tests/cases/fourslash/renameStringLiteralTypes6.ts",
+  "tests/cases/fourslash/renameStringLiteralTypes7.ts",
   "tests/cases/fourslash/renameStringPropertyNames.ts",
   "tests/cases/fourslash/renameStringPropertyNames2.ts",
   "tests/cases/fourslash/renameTemplateLiteralsDefinePropertyJs.ts",
@@ -162,6 +163,8 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/server/jsdocTypedefTagRename02.ts",
   "tests/cases/fourslash/server/jsdocTypedefTagRename03.ts",
   "tests/cases/fourslash/server/jsdocTypedefTagRename04.ts",
+  "tests/cases/fourslash/server/rename01.ts",
+  "tests/cases/fourslash/server/renameInConfiguredProject.ts",
   "tests/cases/fourslash/server/renameNamespaceImport.ts",
   "tests/cases/fourslash/transitiveExportImports3.ts",
 ];

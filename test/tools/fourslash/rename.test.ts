@@ -88,7 +88,7 @@ describe("fourslash rename, ported", () => {
       from: NEW_NAME,
       at: `${start.file}:${position(texts[start.file]!, start.start)}`,
       findInComments: check.findInComments ?? false,
-      findInStrings: false,
+      findInStrings: check.findInStrings ?? false,
       providePrefixAndSuffixTextForRename: check.providePrefixAndSuffixTextForRename ?? true,
     };
     const execution = await executeTool(tool, params, new MemoryWorkspace(texts), "call-1");
