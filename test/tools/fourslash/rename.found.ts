@@ -153,6 +153,7 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/renameStringLiteralTypes5.ts",
   "tests/cases/fourslash/renameStringLiteralTypes6.ts",
   "tests/cases/fourslash/renameStringLiteralTypes7.ts",
+  "tests/cases/fourslash/renameStringLiteralTypes8.ts",
   "tests/cases/fourslash/renameStringPropertyNames.ts",
   "tests/cases/fourslash/renameStringPropertyNames2.ts",
   "tests/cases/fourslash/renameTemplateLiteralsDefinePropertyJs.ts",
