@@ -751,6 +751,52 @@ export const RENAME_CASES: RenameCase[] = [
     // From the marker (range 1), with strings and comments: exactly the ranges.
     checks: [{ at: [1], expect: [0, 1], findInStrings: true, findInComments: true }],
   },
+  {
+    source: "tests/cases/fourslash/tsxRename2.ts",
+    files: [
+      [
+        "file.tsx",
+        lines(
+          " declare module JSX {",
+          "     interface Element { }",
+          "     interface IntrinsicElements {",
+          "         div: {",
+          "             [|name|]?: string;",
+          "             isOpen?: boolean;",
+          "         };",
+          "         span: { n: string; };",
+          "     }",
+          " }",
+          ' var x = <div [|na/**/me|]="hello" />;',
+        ),
+      ],
+    ],
+    // From the marker, inside range 1: `verify.renameLocations(false, false)` expects exactly the ranges.
+    checks: [{ at: [1], expect: [0, 1] }],
+  },
+  {
+    source: "tests/cases/fourslash/tsxRename1.ts",
+    files: [
+      [
+        "file.tsx",
+        lines(
+          " declare module JSX {",
+          "     interface Element { }",
+          "     interface IntrinsicElements {",
+          '         [|[|{| "contextRangeIndex": 0 |}div|]: {',
+          "             name?: string;",
+          "             isOpen?: boolean;",
+          "         };|]",
+          "         span: { n: string; };",
+          "     }",
+          " }",
+          ' var x = [|<[|{| "contextRangeIndex": 2 |}div|] />|];',
+        ),
+      ],
+    ],
+    // rangesWithSameTextAreRenameLocations("div"): ranges 1 and 3 (0 and 2 are their contexts).
+    checks: [{ at: [1, 3], expect: [1, 3] }],
+  },
 ];
 
 /** Rename tests that cannot be run through /rename-symbol, each with the reason. */

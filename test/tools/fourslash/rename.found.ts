@@ -168,4 +168,8 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/server/renameInConfiguredProject.ts",
   "tests/cases/fourslash/server/renameNamespaceImport.ts",
   "tests/cases/fourslash/transitiveExportImports3.ts",
+  "tests/cases/fourslash/tsxRename1.ts",
+  "tests/cases/fourslash/tsxRename2.ts",
+  "tests/cases/fourslash/tsxRename5.ts",
+  "tests/cases/fourslash/tsxRename7.ts",
 ];
