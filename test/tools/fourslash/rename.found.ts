@@ -169,7 +169,12 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/server/renameNamespaceImport.ts",
   "tests/cases/fourslash/transitiveExportImports3.ts",
   "tests/cases/fourslash/tsxRename1.ts",
+  "tests/cases/fourslash/tsxRename10.ts",
   "tests/cases/fourslash/tsxRename2.ts",
+  "tests/cases/fourslash/tsxRename3.ts",
+  "tests/cases/fourslash/tsxRename4.ts",
   "tests/cases/fourslash/tsxRename5.ts",
+  "tests/cases/fourslash/tsxRename6.ts",
   "tests/cases/fourslash/tsxRename7.ts",
+  "tests/cases/fourslash/tsxRename8.ts",
 ];
