@@ -124,6 +124,31 @@ describe("rename_symbol --at on a name written in quotes wherever it occurs", ()
   });
 });
 
+describe("rename_symbol --at on a JSX attribute name", () => {
+  // As TypeScript's tsxRename9: an attribute no props type declares is renamed where it is written.
+  const files = {
+    "src/view.tsx": [
+      "declare namespace JSX {",
+      "  interface Element {}",
+      "  interface IntrinsicElements {}",
+      "  interface ElementAttributesProperty { props: {} }",
+      "}",
+      "declare function Button(props: { label?: string }): JSX.Element;",
+      "const b = <Button data-id />;",
+      "",
+    ].join("\n"),
+  };
+
+  it("takes a hyphenated name, as JSX does", async () => {
+    const { after } = await rename(files, { from: "data-key", at: "src/view.tsx:7:20" });
+    expect(after["src/view.tsx"]).toBe(files["src/view.tsx"].replace("<Button data-id />", "<Button data-key />"));
+  });
+
+  it("refuses a name JSX cannot write", async () => {
+    expect(await refusal(files, { from: "-key", at: "src/view.tsx:7:20" })).toBe('"-key" is not a valid JSX attribute name.');
+  });
+});
+
 describe("rename_symbol by name: every declaration kind an editor renames", () => {
   const kinds = {
     "src/lib.ts": [

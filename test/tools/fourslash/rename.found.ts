@@ -177,4 +177,5 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/tsxRename6.ts",
   "tests/cases/fourslash/tsxRename7.ts",
   "tests/cases/fourslash/tsxRename8.ts",
+  "tests/cases/fourslash/tsxRename9.ts",
 ];
