@@ -29,6 +29,47 @@ export interface RenameCase {
 
 const lines = (...text: string[]) => text.join("\n");
 
+/**
+ * The file tsxRename10 to tsxRename13 share, each marking other names as ranges (`marks`: text and its
+ * marked form, everywhere it occurs). tsxRename10 and 11 also declare `type StatelessElement`, and 10 has
+ * one more element, `<MainButton goTo />`.
+ */
+function mainButtonFile(variant: { stateless: boolean; goToShorthand: boolean }, marks: Array<[string, string]>): string {
+  const text = lines(
+    " declare module JSX {",
+    ...(variant.stateless ? ["     type StatelessElement = JSX.Element | null;"] : []),
+    "     interface Element { }",
+    "     interface IntrinsicElements {",
+    "     }",
+    "     interface ElementAttributesProperty { props; }",
+    " }",
+    " interface ClickableProps {",
+    "     children?: string;",
+    "     className?: string;",
+    " }",
+    " interface ButtonProps extends ClickableProps {",
+    "     onClick(event?: React.MouseEvent<HTMLButtonElement>): void;",
+    " }",
+    " interface LinkProps extends ClickableProps {",
+    "     goTo: string;",
+    " }",
+    " declare function MainButton(buttonProps: ButtonProps): JSX.Element;",
+    " declare function MainButton(linkProps: LinkProps): JSX.Element;",
+    " declare function MainButton(props: ButtonProps | LinkProps): JSX.Element;",
+    " let opt = <MainButton />;",
+    ' let opt = <MainButton children="chidlren" />;',
+    " let opt = <MainButton onClick={()=>{}} />;",
+    " let opt = <MainButton onClick={()=>{}} ignore-prop />;",
+    ' let opt = <MainButton goTo="goTo" />;',
+    ...(variant.goToShorthand ? [" let opt = <MainButton goTo />;"] : []),
+    " let opt = <MainButton wrong />;",
+  );
+  return marks.reduce((marked, [from, to]) => marked.replaceAll(from, to), text);
+}
+
+const JSX_PRESERVE_NO_LIB: [string, string] = ["tsconfig.json", '{"compilerOptions":{"jsx":"preserve","noLib":true}}'];
+const JSX_ADAPTED = "the test's `// @jsx: preserve` and `// @noLib: true` as the project's tsconfig.json";
+
 export const RENAME_CASES: RenameCase[] = [
   {
     source: "tests/cases/fourslash/renameReExportDefault.ts",
@@ -885,41 +926,47 @@ export const RENAME_CASES: RenameCase[] = [
     files: [
       [
         "file.tsx",
-        lines(
-          " declare module JSX {",
-          "     type StatelessElement = JSX.Element | null;",
-          "     interface Element { }",
-          "     interface IntrinsicElements {",
-          "     }",
-          "     interface ElementAttributesProperty { props; }",
-          " }",
-          " interface ClickableProps {",
-          "     children?: string;",
-          "     className?: string;",
-          " }",
-          " interface ButtonProps extends ClickableProps {",
-          "     onClick(event?: React.MouseEvent<HTMLButtonElement>): void;",
-          " }",
-          " interface LinkProps extends ClickableProps {",
-          "     [|goTo|]: string;",
-          " }",
-          " declare function MainButton(buttonProps: ButtonProps): JSX.Element;",
-          " declare function MainButton(linkProps: LinkProps): JSX.Element;",
-          " declare function MainButton(props: ButtonProps | LinkProps): JSX.Element;",
-          " let opt = <MainButton />;",
-          ' let opt = <MainButton children="chidlren" />;',
-          " let opt = <MainButton onClick={()=>{}} />;",
-          " let opt = <MainButton onClick={()=>{}} ignore-prop />;",
-          ' let opt = <MainButton [|goTo|]="goTo" />;',
-          " let opt = <MainButton [|goTo|] />;",
-          " let opt = <MainButton wrong />;",
-        ),
+        mainButtonFile({ stateless: true, goToShorthand: true }, [
+          ["goTo: string", "[|goTo|]: string"],
+          [' goTo="goTo"', ' [|goTo|]="goTo"'],
+          ["<MainButton goTo />", "<MainButton [|goTo|] />"],
+        ]),
       ],
-      ["tsconfig.json", '{"compilerOptions":{"jsx":"preserve","noLib":true}}'],
+      JSX_PRESERVE_NO_LIB,
     ],
     // `verify.renameLocations(false, false)` from each range expects exactly the ranges.
     checks: [{ at: [0, 1, 2], expect: [0, 1, 2] }],
-    adapted: "the test's `// @jsx: preserve` and `// @noLib: true` as the project's tsconfig.json",
+    adapted: JSX_ADAPTED,
+  },
+  {
+    source: "tests/cases/fourslash/tsxRename11.ts",
+    files: [
+      [
+        "file.tsx",
+        mainButtonFile({ stateless: true, goToShorthand: false }, [
+          ["onClick(event", "[|onClick|](event"],
+          ["onClick={", "[|onClick|]={"],
+        ]),
+      ],
+      JSX_PRESERVE_NO_LIB,
+    ],
+    checks: [{ at: [0, 1, 2], expect: [0, 1, 2] }],
+    adapted: JSX_ADAPTED,
+  },
+  {
+    source: "tests/cases/fourslash/tsxRename12.ts",
+    files: [["file.tsx", mainButtonFile({ stateless: false, goToShorthand: false }, [["wrong", "[|wrong|]"]])], JSX_PRESERVE_NO_LIB],
+    checks: [{ at: [0], expect: [0] }],
+    adapted: JSX_ADAPTED,
+  },
+  {
+    source: "tests/cases/fourslash/tsxRename13.ts",
+    files: [
+      ["file.tsx", mainButtonFile({ stateless: false, goToShorthand: false }, [["ignore-prop", "[|ignore-prop|]"]])],
+      JSX_PRESERVE_NO_LIB,
+    ],
+    checks: [{ at: [0], expect: [0] }],
+    adapted: JSX_ADAPTED,
   },
 ];
 
