@@ -1104,4 +1104,9 @@ export const RENAME_NOT_PORTED: Array<{ source: string; reason: string }> = [
     reason:
       'as renameStringLiteralTypes6: its baseline also renames the argument in `fn("Prop 1")` (K extends keyof T), but TypeScript 6.0.2, which /rename-symbol runs, returns only the property itself; the property is renamed in its quotes as the baseline shows, the argument stays',
   },
+  {
+    source: "tests/cases/fourslash/jsDocServices.ts",
+    reason:
+      "the stored test asks for its rename locations in its baseline (verify.baselineRename), but the stored baseline is an older one with only its findAllReferences sections, so what the rename should change is not available",
+  },
 ];

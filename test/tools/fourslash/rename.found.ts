@@ -12,6 +12,7 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/findAllRefsReExportRightNameWrongSymbol.ts",
   "tests/cases/fourslash/findAllRefsRenameImportWithSameName.ts",
   "tests/cases/fourslash/findAllRefs_importType_exportEquals.ts",
+  "tests/cases/fourslash/jsDocServices.ts",
   "tests/cases/fourslash/jsdocTypedefTagServices.ts",
   "tests/cases/fourslash/renameAlias.ts",
   "tests/cases/fourslash/renameAlias2.ts",
