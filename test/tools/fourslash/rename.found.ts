@@ -76,6 +76,7 @@ export const RENAME_TESTS_FOUND: string[] = [
   "tests/cases/fourslash/renameImportAndShorthand.ts",
   "tests/cases/fourslash/renameImportNamespaceAndShorthand.ts",
   "tests/cases/fourslash/renameImportOfExportEquals.ts",
+  "tests/cases/fourslash/renameImportOfExportEquals2.ts",
   "tests/cases/fourslash/renameImportOfReExport.ts",
   "tests/cases/fourslash/renameImportOfReExport2.ts",
   "tests/cases/fourslash/renameImportRequire.ts",
