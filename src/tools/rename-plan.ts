@@ -90,6 +90,56 @@ function checkStringName(name: string, oldName: string): void {
   if (name === oldName) throw new UserError(`${oldName} is already called ${name}.`);
 }
 
+/** Whether every location is a node that `matches` (bare renames only: no prefix or suffix text around it). */
+function everyLocationIs(
+  projects: readonly TsProject[],
+  locations: readonly ts.RenameLocation[],
+  matches: (node: ts.Node, sourceFile: ts.SourceFile, span: ts.TextSpan) => boolean,
+): boolean {
+  return (
+    locations.length > 0 &&
+    locations.every((location) => {
+      const sourceFile = projects.map((each) => each.program.getSourceFile(location.fileName)).find((file) => file !== undefined);
+      return (
+        sourceFile !== undefined && !location.prefixText && !location.suffixText && containsMatch(sourceFile, location.textSpan, matches)
+      );
+    })
+  );
+}
+
+function containsMatch(
+  sourceFile: ts.SourceFile,
+  span: ts.TextSpan,
+  matches: (node: ts.Node, sourceFile: ts.SourceFile, span: ts.TextSpan) => boolean,
+): boolean {
+  const visit = (node: ts.Node): boolean => {
+    if (span.start < node.getStart(sourceFile) || span.start + span.length > node.getEnd()) return false;
+    return matches(node, sourceFile, span) || (ts.forEachChild(node, visit) ?? false);
+  };
+  return visit(sourceFile);
+}
+
+/** The location is the whole text between a string literal's quotes. */
+function isStringContent(node: ts.Node, sourceFile: ts.SourceFile, span: ts.TextSpan): boolean {
+  return (
+    (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+    node.getStart(sourceFile) + 1 === span.start &&
+    node.getEnd() - 1 === span.start + span.length
+  );
+}
+
+/** The location is the name of a JSX attribute (`<Button aria-label=…>`), where JSX allows hyphens. */
+function isJsxAttributeName(node: ts.Node, sourceFile: ts.SourceFile, span: ts.TextSpan): boolean {
+  return ts.isJsxAttribute(node) && node.name.getStart(sourceFile) === span.start && node.name.getEnd() === span.start + span.length;
+}
+
+/** Throws unless `name` is a JSX attribute name: an identifier that may also contain hyphens. */
+function checkJsxAttributeName(name: string, oldName: string): void {
+  if (!/^[^-]/.test(name) || !isIdentifierText(name.replaceAll("-", "_")))
+    throw new UserError(`"${name}" is not a valid JSX attribute name.`);
+  if (name === oldName) throw new UserError(`${oldName} is already called ${name}.`);
+}
+
 interface Position {
   rel: string;
   fileName: string;
@@ -191,8 +241,12 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
       const info = owner.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
       if (!info.canRename) throw new UserError(`Cannot rename at ${at}: ${info.localizedErrorMessage}`);
       if (name !== undefined && info.displayName !== name) throw new UserError(`At ${at} is ${info.displayName}, not ${name}.`);
-      // A string literal type ("ease-in-out") is renamed inside its quotes: any text a string can hold.
-      if (info.kind === ts.ScriptElementKind.string) checkStringName(to, info.displayName);
+      const locations = find(position.fileName, position.position);
+      // A string literal type ("ease-in-out"), or a name written in quotes wherever it occurs (a property
+      // `"Att 2": string` used as `f("Att 2")`), is renamed inside its quotes: any text a string can hold.
+      if (info.kind === ts.ScriptElementKind.string || everyLocationIs(projects, locations, isStringContent)) {
+        checkStringName(to, info.displayName);
+      } else if (everyLocationIs(projects, locations, isJsxAttributeName)) checkJsxAttributeName(to, info.displayName);
       else checkNewName(to, info.displayName);
       const candidate: Candidate = {
         file: position.rel,
@@ -202,7 +256,7 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
         fileName: position.fileName,
         position: position.position,
       };
-      target = { name: info.displayName, candidate, locations: find(position.fileName, position.position) };
+      target = { name: info.displayName, candidate, locations };
     } else {
       const { groups, refusal } = findCandidates(projects, from!, scope, find, preferences);
       if (refusal !== undefined && groups.length === 0) throw new UserError(`Cannot rename ${from}: ${refusal}`);

@@ -107,6 +107,48 @@ describe("rename_symbol --at on a string literal type", () => {
   });
 });
 
+describe("rename_symbol --at on a name written in quotes wherever it occurs", () => {
+  // As TypeScript's renameStringLiteralTypes6: a quoted property name, here read by element access.
+  const files = {
+    "src/cases.ts": ["interface Case_1 {", '  "Att 2": string', "}", "declare const c: Case_1;", 'c["Att 2"];', ""].join("\n"),
+  };
+
+  it("renames it inside its quotes, to any text a string can hold (an editor's F2 does)", async () => {
+    const { after } = await rename(files, { from: "Att 3", at: "src/cases.ts:2:4" });
+    expect(after["src/cases.ts"]).toBe(files["src/cases.ts"].replaceAll('"Att 2"', '"Att 3"'));
+  });
+
+  it("still asks for an identifier where the name is also written bare", async () => {
+    const bare = { "src/o.ts": ['const o = { "prop": 1 };', "o.prop;", ""].join("\n") };
+    expect(await refusal(bare, { from: "a b", at: "src/o.ts:1:14" })).toBe('"a b" is not a valid identifier.');
+  });
+});
+
+describe("rename_symbol --at on a JSX attribute name", () => {
+  // As TypeScript's tsxRename9: an attribute no props type declares is renamed where it is written.
+  const files = {
+    "src/view.tsx": [
+      "declare namespace JSX {",
+      "  interface Element {}",
+      "  interface IntrinsicElements {}",
+      "  interface ElementAttributesProperty { props: {} }",
+      "}",
+      "declare function Button(props: { label?: string }): JSX.Element;",
+      "const b = <Button data-id />;",
+      "",
+    ].join("\n"),
+  };
+
+  it("takes a hyphenated name, as JSX does", async () => {
+    const { after } = await rename(files, { from: "data-key", at: "src/view.tsx:7:20" });
+    expect(after["src/view.tsx"]).toBe(files["src/view.tsx"].replace("<Button data-id />", "<Button data-key />"));
+  });
+
+  it("refuses a name JSX cannot write", async () => {
+    expect(await refusal(files, { from: "-key", at: "src/view.tsx:7:20" })).toBe('"-key" is not a valid JSX attribute name.');
+  });
+});
+
 describe("rename_symbol by name: every declaration kind an editor renames", () => {
   const kinds = {
     "src/lib.ts": [

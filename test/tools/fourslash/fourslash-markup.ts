@@ -39,7 +39,9 @@ export function parseFourslash(
       byFile.set(current, []);
     } else if (directive) {
       const value = directive[2]!;
-      options[directive[1]!] = value === "true" ? true : value === "false" ? false : /^\d+$/.test(value) ? Number(value) : value;
+      // Fourslash takes list options (`// @lib: es5,dom`) comma-separated.
+      if (directive[1]!.toLowerCase() === "lib") options.lib = value.split(/\s*,\s*/);
+      else options[directive[1]!] = value === "true" ? true : value === "false" ? false : /^\d+$/.test(value) ? Number(value) : value;
     } else if (line.startsWith("////")) {
       if (!byFile.has(current)) byFile.set(current, []);
       byFile.get(current)!.push(line.slice(4));

@@ -77,8 +77,8 @@ const runs = RENAME_CASES.flatMap((testCase) =>
 
 describe("fourslash rename, ported", () => {
   it("ports a solid number of rename checks", () => {
-    expect(RENAME_CASES.length).toBeGreaterThanOrEqual(12);
-    expect(runs.length).toBeGreaterThanOrEqual(26);
+    expect(RENAME_CASES.length).toBeGreaterThanOrEqual(43);
+    expect(runs.length).toBeGreaterThanOrEqual(151);
   });
 
   it.each(runs)("%s", async (_name, testCase, check, at) => {
@@ -88,7 +88,7 @@ describe("fourslash rename, ported", () => {
       from: NEW_NAME,
       at: `${start.file}:${position(texts[start.file]!, start.start)}`,
       findInComments: check.findInComments ?? false,
-      findInStrings: false,
+      findInStrings: check.findInStrings ?? false,
       providePrefixAndSuffixTextForRename: check.providePrefixAndSuffixTextForRename ?? true,
     };
     const execution = await executeTool(tool, params, new MemoryWorkspace(texts), "call-1");
