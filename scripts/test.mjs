@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: jest on two workers (most suites wait on child processes: the server, the GitHub
+ * emulator, git, the ast-grep CLI), then the acknowledgement-latency suite alone, because it
+ * measures how fast webhooks are answered and another suite's CPU would be measured with it.
+ * Arguments (`npm test -- test/e2e/faults.test.ts`) run jest on what they name, as usual.
+ */
+import { spawnSync } from "node:child_process";
+
+const JEST = ["--experimental-vm-modules", "node_modules/jest/bin/jest.js"];
+const ALONE = "test/e2e/isolation-latency.test.ts";
+
+function jest(args) {
+  const { status, signal } = spawnSync(process.execPath, [...JEST, ...args], { stdio: "inherit" });
+  return status ?? (signal ? 1 : 0);
+}
+
+const args = process.argv.slice(2);
+if (args.length > 0) process.exit(jest(args));
+const rest = jest(["--maxWorkers=2", `--testPathIgnorePatterns=${ALONE}`]);
+process.exit(rest !== 0 ? rest : jest([ALONE]));
