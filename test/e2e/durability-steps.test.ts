@@ -104,6 +104,18 @@ const actionRuns = (sha: string) =>
     .filter((run) => run.name.startsWith("resolve-bot: "))
     .map((run) => [run.name, run.status, run.conclusion]);
 
+/** The one reply to "/resolve apply first\n/resolve apply second" when the first apply was done before the kill. */
+const firstCarriedOutSecondApplied = (first: string, second: string) =>
+  [
+    "✅ `/resolve`",
+    `This was already carried out: commit ${first.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
+    `Commit ${link(first)} · Reason: first`,
+    "✅ `/resolve`",
+    "Applied 2 replacements in 1 file.",
+    `Commit ${link(second)} · Reason: second`,
+    `---\nPending: ${LOG_LABEL}. Resolve it with ${RESOLVE}.`,
+  ].join("\n\n");
+
 test("SIGKILL after the second apply's commit object, before its ref update: each action is committed once", async () => {
   const pr = await openPr("object", LOG, WARN, ERROR);
   killBefore("PATCH /repos/:o/:r/git/refs/*", "POST /repos/:o/:r/git/commits", "POST /repos/:o/:r/git/commits");
@@ -117,17 +129,7 @@ test("SIGKILL after the second apply's commit object, before its ref update: eac
   expect(await file("object", "src/log.ts")).toBe('console.log("log");\n');
   expect(actionRuns(second)).toEqual([[`resolve-bot: ${LOG_LABEL}`, "in_progress", null]]);
   expect(result.done).toBe("rocket");
-  expect(result.replies).toEqual([
-    [
-      "✅ `/resolve`",
-      `This was already carried out: commit ${first.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
-      `Commit ${link(first)} · Reason: first`,
-      "✅ `/resolve`",
-      "Applied 2 replacements in 1 file.",
-      `Commit ${link(second)} · Reason: second`,
-      `---\nPending: ${LOG_LABEL}. Resolve it with ${RESOLVE}.`,
-    ].join("\n\n"),
-  ]);
+  expect(result.replies).toEqual([firstCarriedOutSecondApplied(first, second)]);
 });
 
 test("SIGKILL after the first apply's run was completed, before the stack was carried: the second apply still happens, once", async () => {
@@ -143,17 +145,7 @@ test("SIGKILL after the first apply's run was completed, before the stack was ca
   expect(actionRuns(pr.headSha)).toEqual(expect.arrayContaining([[`resolve-bot: ${ERROR_LABEL}`, "completed", "success"]]));
   expect(actionRuns(second)).toEqual([[`resolve-bot: ${LOG_LABEL}`, "in_progress", null]]);
   expect(runsOn(bot, REPO, second).find((run) => run.name === "resolve-bot")?.conclusion).toBe("action_required");
-  expect(result.replies).toEqual([
-    [
-      "✅ `/resolve`",
-      `This was already carried out: commit ${first.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
-      `Commit ${link(first)} · Reason: first`,
-      "✅ `/resolve`",
-      "Applied 2 replacements in 1 file.",
-      `Commit ${link(second)} · Reason: second`,
-      `---\nPending: ${LOG_LABEL}. Resolve it with ${RESOLVE}.`,
-    ].join("\n\n"),
-  ]);
+  expect(result.replies).toEqual([firstCarriedOutSecondApplied(first, second)]);
   expect(result.done).toBe("rocket");
 });
 
