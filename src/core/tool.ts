@@ -29,7 +29,7 @@ export interface CustomToolPendingAction {
 /** Read access to the files of the pull request head (or local checkout) being previewed. */
 export type WorkspaceReader = Pick<
   Workspace,
-  "revision" | "limits" | "list" | "exists" | "isDirectory" | "resolvePatterns" | "readBytes" | "readText" | "tryReadText"
+  "revision" | "limits" | "list" | "exists" | "isDirectory" | "resolvePatterns" | "readBytes" | "readText" | "tryReadText" | "onDisk"
 >;
 
 /** Staged writes: allowed only inside a pending action's apply(). */

@@ -12,7 +12,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.js";
-import { decodeText, notRegularFile, Workspace } from "../workspace/workspace.js";
+import { decodeText, notRegularFile, Workspace, type OnDisk } from "../workspace/workspace.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import { git } from "./git.js";
 
@@ -95,6 +95,12 @@ export class DirectoryWorkspace extends Workspace {
   }
 
   private scratch = Buffer.alloc(0);
+  /** Each read file's modification time as its last read found it (OnDisk.modifiedAt). */
+  private readonly modified = new Map<string, number>();
+
+  override onDisk(): OnDisk | undefined {
+    return { root: this.root, modifiedAt: (file) => this.modified.get(file) };
+  }
 
   /** Checks and reads `file` into the scratch buffer, and hands `use` its bytes (valid only during the call). */
   private withListedFile<T>(file: string, use: (bytes: Buffer) => T): T {
@@ -117,6 +123,7 @@ export class DirectoryWorkspace extends Workspace {
         read = readSync(fd, this.scratch, length, this.scratch.length - length, null);
       }
       if (length > stats.size) throw new UserError(`${file} changed while it was being read; run the command again.`);
+      this.modified.set(file, stats.mtimeMs);
       return use(this.scratch.subarray(0, length));
     } finally {
       closeSync(fd);

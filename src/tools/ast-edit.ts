@@ -14,10 +14,13 @@ import { errorResult, textResult, type ToolResult } from "../core/result.js";
 import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
-import { normalizePath } from "../workspace/paths.js";
+import picomatch from "picomatch";
+import { normalizePath, normalizeScope } from "../workspace/paths.js";
+import type { OnDisk } from "../workspace/workspace.js";
 import { plural } from "./plural.js";
 import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
-import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job } from "./ast-grep/rewrite.js";
+import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job, type RewriteOptions } from "./ast-grep/rewrite.js";
+import { rewriteInPlace, type InPlaceSource } from "./ast-grep/in-place.js";
 import { checkArguments, DEFAULT_CLI_LIMITS, fenced, type CliLimits } from "./ast-grep/cli.js";
 
 export interface AstEditOp {
@@ -163,65 +166,130 @@ function rulesJob(yaml: string): Job {
     args: ["scan", "--inline-rules", yaml],
     key: `scan\0${yaml}`,
     mayChange: (file) => langs.has(file.lang) || [...langs].some((lang) => hostsInjected(file.lang, lang)),
+    textFree: () => true,
   };
 }
 
 /** What a file selection yields: the files, and the ones that could hold a match but cannot be read as text. */
 export interface Selection {
+  /** The files to read and copy for the CLI, one at a time (so the CLI can start before reading ends). */
   files: AsyncGenerator<FileText>;
+  /** Set when the CLI reads the files where they lie instead (ast-grep/in-place.ts); `files` is then unused. */
+  inPlace?: InPlaceSource;
   skipped: SkippedFile[];
 }
 
 /**
- * The files to rewrite, with their language and text, one at a time as they are read (so the CLI
- * can start before reading ends). Throws UserErrors meant for the user.
+ * Below this share of the walked files (listed files of a known language inside the walk's
+ * directories) being candidates, the CLI would parse mostly files nobody asked for: copy instead.
  */
-export function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined, jobs: readonly Job[]): Selection {
-  const skipped: SkippedFile[] = [];
-  async function* files(): AsyncGenerator<FileText> {
-    const workspace = pi.workspace;
-    const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
-    if (unmatched.length > 0) {
-      const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
-      throw new UserError(`No files match ${names} at ${workspace.revision}.`);
-    }
-    // Files named as such (not reached through a directory or glob): problems with them are errors.
-    const explicit = new Set<string>();
-    for (const path of paths) {
-      try {
-        const normal = normalizePath(path);
-        if (await workspace.exists(normal)) explicit.add(normal);
-      } catch {
-        // "." and the like: not a file name
-      }
-    }
-    for (const path of listed) {
-      const named = explicit.has(path);
-      const file = languageOf(path, named, forced);
-      if (file === undefined) {
-        if (named) {
-          throw new UserError(`${path}: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).`);
-        }
-        continue;
-      }
-      const read = await workspace.tryReadText(path);
-      if ("skipped" in read) {
-        if (named) throw new UserError(read.skipped);
-        // Binary files hold no code to match; files over the size limit might.
-        if (!/ is a binary file;/.test(read.skipped)) skipped.push({ path, reason: read.skipped });
-        continue;
-      }
-      // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
-      if (read.text.includes("\uFFFD") && !Buffer.from(read.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
-        const reason = `${path} is not valid UTF-8; ast_edit leaves it alone.`;
-        if (named) throw new UserError(reason);
-        if (jobs.some((job) => job.mayChange({ ...file, text: read.text }))) skipped.push({ path, reason });
-        continue;
-      }
-      yield { ...file, text: read.text };
+const IN_PLACE_MIN_SHARE = 0.5;
+
+/** The files to rewrite, with their language and text. Throws UserErrors meant for the user. */
+export async function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined, jobs: readonly Job[]): Promise<Selection> {
+  const workspace = pi.workspace;
+  const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
+  if (unmatched.length > 0) {
+    const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
+    throw new UserError(`No files match ${names} at ${workspace.revision}.`);
+  }
+  // Files named as such (not reached through a directory or glob): problems with them are errors.
+  const explicit = new Set<string>();
+  for (const path of paths) {
+    try {
+      const normal = normalizePath(path);
+      if (await workspace.exists(normal)) explicit.add(normal);
+    } catch {
+      // "." and the like: not a file name
     }
   }
-  return { files: files(), skipped };
+  const known: Array<{ path: string; lang: AstLang; forced?: true }> = [];
+  for (const path of listed) {
+    const file = languageOf(path, explicit.has(path), forced);
+    if (file !== undefined) known.push(file);
+    else if (explicit.has(path)) {
+      throw new UserError(`${path}: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).`);
+    }
+  }
+  const skipped: SkippedFile[] = [];
+  async function read(file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | undefined> {
+    const { path } = file;
+    const named = explicit.has(path);
+    const text = await workspace.tryReadText(path);
+    if ("skipped" in text) {
+      if (named) throw new UserError(text.skipped);
+      // Binary files hold no code to match; files over the size limit might.
+      if (!/ is a binary file;/.test(text.skipped)) skipped.push({ path, reason: text.skipped });
+      return undefined;
+    }
+    // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
+    if (text.text.includes("\uFFFD") && !Buffer.from(text.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
+      const reason = `${path} is not valid UTF-8; ast_edit leaves it alone.`;
+      if (named) throw new UserError(reason);
+      if (jobs.some((job) => job.mayChange({ ...file, text: text.text }))) skipped.push({ path, reason });
+      return undefined;
+    }
+    return { ...file, text: text.text };
+  }
+  async function* files(): AsyncGenerator<FileText> {
+    for (const file of known) {
+      const text = await read(file);
+      if (text !== undefined) yield text;
+    }
+  }
+  const inPlace = inPlaceSource(workspace.onDisk(), paths, await workspace.list(), known, jobs, forced, explicit.size > 0);
+  return {
+    files: files(),
+    skipped,
+    ...(inPlace ? { inPlace: { ...inPlace, read: (path) => read({ path, lang: inPlace.candidates.get(path)! }) } } : {}),
+  };
+}
+
+/**
+ * Whether the CLI may read the files where they lie (ast-grep/in-place.ts): an on-disk
+ * workspace, one job that reads no text of the candidates' languages, no forced language, no
+ * file named as such (its problems are errors, found by reading it), and mostly candidates in
+ * what the CLI walks.
+ */
+function inPlaceSource(
+  disk: OnDisk | undefined,
+  paths: readonly string[],
+  all: readonly string[],
+  known: ReadonlyArray<{ path: string; lang: AstLang }>,
+  jobs: readonly Job[],
+  forced: AstLang | undefined,
+  named: boolean,
+): Omit<InPlaceSource, "read"> | undefined {
+  const [job, ...others] = jobs;
+  if (disk === undefined || job === undefined || others.length > 0 || forced !== undefined || named) return undefined;
+  for (const lang of new Set(known.map((file) => file.lang))) if (!job.textFree(lang)) return undefined;
+  const candidates = new Map(known.filter((file) => job.mayChange({ ...file, text: "" })).map((file) => [file.path, file.lang]));
+  const scopes = walkScopes(paths);
+  const walked = all.filter(
+    (file) => langForPath(file) !== undefined && (scopes.includes(".") || scopes.some((scope) => file.startsWith(`${scope}/`))),
+  );
+  if (candidates.size === 0 || candidates.size < walked.length * IN_PLACE_MIN_SHARE) return undefined;
+  return { disk, scopes, candidates };
+}
+
+/** The directories the paths lie in (a glob's fixed start), none inside another. */
+function walkScopes(paths: readonly string[]): string[] {
+  const scopes = paths.map((path) => {
+    const scan = picomatch.scan(path.replace(/\\/g, "/").replace(/^\.\//, ""));
+    return normalizeScope(scan.isGlob ? scan.base || "." : path);
+  });
+  if (scopes.includes(".")) return ["."];
+  return [...new Set(scopes)].filter((scope) => !scopes.some((other) => scope.startsWith(`${other}/`))).sort();
+}
+
+/**
+ * Rewrites the selection with the jobs: the CLI reads the files in place when the selection
+ * allows it, else copies of them as they are read (ast-grep/rewrite.ts).
+ */
+export function rewriteSelection(jobs: readonly Job[], selection: Selection, options: RewriteOptions): Promise<FileRewrite[]> {
+  return selection.inPlace !== undefined
+    ? rewriteInPlace(jobs[0]!, selection.inPlace, options)
+    : rewriteFiles(jobs, selection.files, options);
 }
 
 /** The language the CLI reads `path` as, or undefined when it reads none (then the file is not a candidate). */
@@ -345,13 +413,14 @@ const factory: CustomToolFactory = (pi) => {
         const jobs = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
         if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
         let warnings = forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
-        selection = selectFiles(pi, paths, forced, jobs);
-        results = await rewriteFiles(jobs, selection.files, { limits: cliLimits() });
+        selection = await selectFiles(pi, paths, forced, jobs);
+        results = await rewriteSelection(jobs, selection, { limits: cliLimits() });
         const unmatched = ops.filter((_, index) => results.every((file) => file.byJob[index] === 0));
         if (warnings === undefined && unmatched.length > 0) {
           // The CLI warns only under --lang; the reviewer is told for the languages the pattern was tried on.
           const refuse = results.every((file) => file.replacements === 0);
-          warnings = await checkPatterns(unmatched, [...new Set(results.map((file) => file.lang))], refuse);
+          const tried = selection.inPlace !== undefined ? selection.inPlace.candidates.values() : results.map((file) => file.lang);
+          warnings = await checkPatterns(unmatched, [...new Set(tried)], refuse);
         }
         notes = unmatched.flatMap((op) => {
           const warning = warnings?.get(op);

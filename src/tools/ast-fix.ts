@@ -13,9 +13,9 @@ import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI, WorkspaceReader } from "../core/tool.js";
 import { plural } from "./plural.js";
-import { cliLimits, selectFiles, skippedLines } from "./ast-edit.js";
+import { cliLimits, rewriteSelection, selectFiles, skippedLines } from "./ast-edit.js";
 import { hostsInjected, langFromName, type AstLang } from "./ast-grep/languages.js";
-import { rewriteFiles, type Job } from "./ast-grep/rewrite.js";
+import type { Job } from "./ast-grep/rewrite.js";
 
 const CONFIG = "sgconfig.yml";
 
@@ -136,9 +136,10 @@ const factory: CustomToolFactory = (pi) => {
           // languageGlobs may give a rule more files than its extensions: only a rule of unknown language widens the net
           mayChange: (file) =>
             langs.has(undefined) || langs.has(file.lang) || [...langs].some((lang) => lang !== undefined && hostsInjected(file.lang, lang)),
+          textFree: () => true,
         };
-        const selection = selectFiles(pi, params?.paths ?? ["."], undefined, [job]);
-        const results = await rewriteFiles([job], selection.files, {
+        const selection = await selectFiles(pi, params?.paths ?? ["."], undefined, [job]);
+        const results = await rewriteSelection([job], selection, {
           limits: cliLimits(),
           project: { files: project.files, config: CONFIG },
         });

@@ -10,6 +10,21 @@ import { DEFAULT_LIMITS, formatBytes, type WorkspaceLimits } from "./limits.js";
 
 export type TextRead = { path: string; text: string } | { path: string; skipped: string };
 
+/**
+ * Where an on-disk workspace's files lie, so that a program may read them there instead of
+ * copies (the ast-grep CLI walks the directory: ast-grep/in-place.ts).
+ */
+export interface OnDisk {
+  /** The directory holding every listed file at its listed path (unlisted files may lie there too). */
+  root: string;
+  /**
+   * When `path` was last modified (ms since the epoch) as the workspace's last read of it found
+   * it; undefined before a read. A reader that read the file at another time uses it to tell
+   * whether both reads saw the same bytes.
+   */
+  modifiedAt(path: string): number | undefined;
+}
+
 export abstract class Workspace {
   private listing?: Promise<string[]>;
   private fileSet?: Promise<Set<string>>;
@@ -31,6 +46,11 @@ export abstract class Workspace {
    * file (notRegularFile) or is over the per-file limit (checkSize).
    */
   protected abstract readListedFile(normal: string): Promise<Uint8Array>;
+
+  /** Where the files lie on disk; undefined for workspaces held in memory. */
+  onDisk(): OnDisk | undefined {
+    return undefined;
+  }
 
   /** Git file mode of a file; workspaces that know executables override this. */
   async modeOf(_path: string): Promise<"100644" | "100755"> {

@@ -109,6 +109,8 @@ export interface Job {
   key: string;
   /** False when the job certainly changes nothing in this file (a prefilter). */
   mayChange(file: FileText): boolean;
+  /** True when mayChange does not look at the text of files of `lang` (no prefilter for them). */
+  textFree(lang: AstLang): boolean;
 }
 
 /** An ast-edit op as a job: `run -p PAT -r OUT [-l LANG]`. */
@@ -119,6 +121,10 @@ export function opJob(op: CompiledOp, lang?: AstLang): Job {
     mayChange(file) {
       prepareOp(op, file.lang);
       return mayMatchOp(op, file.lang, file.text);
+    },
+    textFree(lang) {
+      prepareOp(op, lang);
+      return op.words.get(lang)!.length === 0 && op.chains.get(lang)!.length === 0;
     },
   };
 }
@@ -378,6 +384,15 @@ export interface RewriteOptions {
    * files) by path, and the config's path among them. Without it the CLI gets an empty config.
    */
   project?: { files: ReadonlyMap<string, string>; config: string };
+  /** When every CLI run must be over (Date.now() units); default: the limits' timeout from now. */
+  deadline?: number;
+}
+
+/** The `-c` config for the CLI runs: the project's, written into the scratch directory, or an empty one. */
+export function projectConfig(scratch: Scratch, project: RewriteOptions["project"]): string {
+  if (project === undefined) return scratch.config;
+  for (const [file, text] of project.files) scratch.writeOwn(file, text);
+  return scratch.ownPath(project.config);
 }
 
 /**
@@ -393,14 +408,10 @@ export async function rewriteFiles(
   options: RewriteOptions = {},
 ): Promise<FileRewrite[]> {
   const limits = options.limits ?? DEFAULT_CLI_LIMITS;
-  const deadline = Date.now() + limits.timeoutMs;
+  const deadline = options.deadline ?? Date.now() + limits.timeoutMs;
   const scratch = new Scratch();
   try {
-    let config = scratch.config;
-    if (options.project !== undefined) {
-      for (const [file, text] of options.project.files) scratch.writeOwn(file, text);
-      config = scratch.ownPath(options.project.config);
-    }
+    const config = projectConfig(scratch, options.project);
     const runs = jobs.map((job, index) => new JobRun(job, index, scratch, config, deadline, limits));
     const [first, ...rest] = runs;
     const [, ...laterJobs] = jobs;

@@ -22,12 +22,15 @@ export class Scratch {
   readonly root: string;
   /** An empty ast-grep project config, so no sgconfig.yml among the files is picked up. */
   readonly config: string;
+  /** Where a CLI run's stderr goes when it is traced (cli.ts: runAstGrep's `trace`). */
+  readonly trace: string;
   private batches = 0;
 
   constructor() {
     this.root = mkdtempSync(path.join(tempRoot(), "resolve-bot-ast-"));
     this.config = path.join(this.root, "sgconfig.yml");
     writeFileSync(this.config, "ruleDirs: []\n");
+    this.trace = path.join(this.root, "trace");
   }
 
   /** A fresh directory for one CLI run (see Batch). */
