@@ -16,11 +16,10 @@ import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import picomatch from "picomatch";
 import { normalizePath, normalizeScope } from "../workspace/paths.js";
-import type { OnDisk } from "../workspace/workspace.js";
 import { plural } from "./plural.js";
 import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
 import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job, type RewriteOptions } from "./ast-grep/rewrite.js";
-import { rewriteInPlace, type InPlaceSource } from "./ast-grep/in-place.js";
+import { InPlaceRun, type InPlaceFiles } from "./ast-grep/in-place.js";
 import { checkArguments, DEFAULT_CLI_LIMITS, fenced, type CliLimits } from "./ast-grep/cli.js";
 
 export interface AstEditOp {
@@ -172,10 +171,10 @@ function rulesJob(yaml: string): Job {
 
 /** What a file selection yields: the files, and the ones that could hold a match but cannot be read as text. */
 export interface Selection {
-  /** The files to read and copy for the CLI, one at a time (so the CLI can start before reading ends). */
-  files: AsyncGenerator<FileText>;
-  /** Set when the CLI reads the files where they lie instead (ast-grep/in-place.ts); `files` is then unused. */
-  inPlace?: InPlaceSource;
+  /** Runs the jobs over the files (ast-grep/rewrite.ts, or ast-grep/in-place.ts). */
+  rewrite(): Promise<FileRewrite[]>;
+  /** Set when the CLI reads the files where they lie (ast-grep/in-place.ts). */
+  inPlace?: InPlaceFiles;
   skipped: SkippedFile[];
 }
 
@@ -185,111 +184,144 @@ export interface Selection {
  */
 const IN_PLACE_MIN_SHARE = 0.5;
 
-/** The files to rewrite, with their language and text. Throws UserErrors meant for the user. */
-export async function selectFiles(pi: ToolAPI, paths: string[], forced: AstLang | undefined, jobs: readonly Job[]): Promise<Selection> {
+/**
+ * The files to rewrite with the jobs, with their language and text. Throws UserErrors meant for
+ * the user. On an on-disk workspace, a job with no prefilter may start the CLI at once, walking
+ * the files where they lie while they are listed here (ast-grep/in-place.ts).
+ */
+export async function selectFiles(
+  pi: ToolAPI,
+  paths: string[],
+  forced: AstLang | undefined,
+  jobs: readonly Job[],
+  options: RewriteOptions = {},
+): Promise<Selection> {
   const workspace = pi.workspace;
-  const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
-  if (unmatched.length > 0) {
-    const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
-    throw new UserError(`No files match ${names} at ${workspace.revision}.`);
-  }
-  // Files named as such (not reached through a directory or glob): problems with them are errors.
-  const explicit = new Set<string>();
-  for (const path of paths) {
-    try {
-      const normal = normalizePath(path);
-      if (await workspace.exists(normal)) explicit.add(normal);
-    } catch {
-      // "." and the like: not a file name
+  const disk = workspace.onDisk();
+  const scopes = walkScopes(paths);
+  // Nothing the listing shows can make a run unwanted but what inPlaceCandidates checks: start it now, and cancel it then.
+  let run =
+    disk !== undefined && scopes !== undefined && readsNoText(jobs, forced, AST_LANGS)
+      ? new InPlaceRun(jobs[0]!, disk, scopes, options)
+      : undefined;
+  try {
+    const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
+    if (unmatched.length > 0) {
+      const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
+      throw new UserError(`No files match ${names} at ${workspace.revision}.`);
     }
-  }
-  const known: Array<{ path: string; lang: AstLang; forced?: true }> = [];
-  for (const path of listed) {
-    const file = languageOf(path, explicit.has(path), forced);
-    if (file !== undefined) known.push(file);
-    else if (explicit.has(path)) {
-      throw new UserError(`${path}: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).`);
+    // Files named as such (not reached through a directory or glob): problems with them are errors.
+    const explicit = new Set<string>();
+    for (const path of paths) {
+      try {
+        const normal = normalizePath(path);
+        if (await workspace.exists(normal)) explicit.add(normal);
+      } catch {
+        // "." and the like: not a file name
+      }
     }
-  }
-  const skipped: SkippedFile[] = [];
-  async function read(file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | undefined> {
-    const { path } = file;
-    const named = explicit.has(path);
-    const text = await workspace.tryReadText(path);
-    if ("skipped" in text) {
-      if (named) throw new UserError(text.skipped);
-      // Binary files hold no code to match; files over the size limit might.
-      if (!/ is a binary file;/.test(text.skipped)) skipped.push({ path, reason: text.skipped });
-      return undefined;
+    const known: Array<{ path: string; lang: AstLang; forced?: true }> = [];
+    for (const path of listed) {
+      const file = languageOf(path, explicit.has(path), forced);
+      if (file !== undefined) known.push(file);
+      else if (explicit.has(path)) {
+        throw new UserError(`${path}: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).`);
+      }
     }
-    // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
-    if (text.text.includes("\uFFFD") && !Buffer.from(text.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
-      const reason = `${path} is not valid UTF-8; ast_edit leaves it alone.`;
-      if (named) throw new UserError(reason);
-      if (jobs.some((job) => job.mayChange({ ...file, text: text.text }))) skipped.push({ path, reason });
-      return undefined;
+    const skipped: SkippedFile[] = [];
+    const read = async (file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | undefined> => {
+      const { path } = file;
+      const named = explicit.has(path);
+      const text = await workspace.tryReadText(path);
+      if ("skipped" in text) {
+        if (named) throw new UserError(text.skipped);
+        // Binary files hold no code to match; files over the size limit might.
+        if (!/ is a binary file;/.test(text.skipped)) skipped.push({ path, reason: text.skipped });
+        return undefined;
+      }
+      // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
+      if (text.text.includes("\uFFFD") && !Buffer.from(text.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
+        const reason = `${path} is not valid UTF-8; ast_edit leaves it alone.`;
+        if (named) throw new UserError(reason);
+        if (jobs.some((job) => job.mayChange({ ...file, text: text.text }))) skipped.push({ path, reason });
+        return undefined;
+      }
+      return { ...file, text: text.text };
+    };
+    const candidates =
+      disk !== undefined && scopes !== undefined && explicit.size === 0
+        ? inPlaceCandidates(
+            listed.length === (await workspace.list()).length ? undefined : await workspace.list(),
+            known,
+            scopes,
+            jobs,
+            forced,
+          )
+        : undefined;
+    if (candidates === undefined) {
+      run?.cancel();
+      async function* files(): AsyncGenerator<FileText> {
+        for (const file of known) {
+          const text = await read(file);
+          if (text !== undefined) yield text;
+        }
+      }
+      return { rewrite: () => rewriteFiles(jobs, files(), options), skipped };
     }
-    return { ...file, text: text.text };
+    run ??= new InPlaceRun(jobs[0]!, disk!, scopes!, options);
+    const inPlace: InPlaceFiles = { candidates, read: (path) => read({ path, lang: candidates.get(path)! }) };
+    const started = run;
+    return { rewrite: () => started.rewrite(inPlace), inPlace, skipped };
+  } catch (error) {
+    run?.cancel();
+    throw error;
   }
-  async function* files(): AsyncGenerator<FileText> {
-    for (const file of known) {
-      const text = await read(file);
-      if (text !== undefined) yield text;
-    }
-  }
-  const inPlace = inPlaceSource(workspace.onDisk(), paths, await workspace.list(), known, jobs, forced, explicit.size > 0);
-  return {
-    files: files(),
-    skipped,
-    ...(inPlace ? { inPlace: { ...inPlace, read: (path) => read({ path, lang: inPlace.candidates.get(path)! }) } } : {}),
-  };
+}
+
+/** One job, no forced language, and no prefilter for any of `langs`: the CLI may read files in place. */
+function readsNoText(jobs: readonly Job[], forced: AstLang | undefined, langs: readonly AstLang[]): boolean {
+  return jobs.length === 1 && forced === undefined && langs.every((lang) => jobs[0]!.textFree(lang));
 }
 
 /**
- * Whether the CLI may read the files where they lie (ast-grep/in-place.ts): an on-disk
- * workspace, one job that reads no text of the candidates' languages, no forced language, no
- * file named as such (its problems are errors, found by reading it), and mostly candidates in
- * what the CLI walks.
+ * The candidates when the CLI may read the files where they lie (ast-grep/in-place.ts): one job
+ * that reads no text of the files' languages, no forced language, and mostly candidates among
+ * the files the CLI walks. Files named as such are read instead (their problems are errors,
+ * found by reading them).
  */
-function inPlaceSource(
-  disk: OnDisk | undefined,
-  paths: readonly string[],
-  all: readonly string[],
+function inPlaceCandidates(
+  /** The workspace's files; undefined when the paths select them all (`known` is then what the CLI walks). */
+  all: readonly string[] | undefined,
   known: ReadonlyArray<{ path: string; lang: AstLang }>,
+  scopes: readonly string[],
   jobs: readonly Job[],
   forced: AstLang | undefined,
-  named: boolean,
-): Omit<InPlaceSource, "read"> | undefined {
-  const [job, ...others] = jobs;
-  if (disk === undefined || job === undefined || others.length > 0 || forced !== undefined || named) return undefined;
-  for (const lang of new Set(known.map((file) => file.lang))) if (!job.textFree(lang)) return undefined;
-  const candidates = new Map(known.filter((file) => job.mayChange({ ...file, text: "" })).map((file) => [file.path, file.lang]));
-  const scopes = walkScopes(paths);
-  const walked = all.filter(
-    (file) => langForPath(file) !== undefined && (scopes.includes(".") || scopes.some((scope) => file.startsWith(`${scope}/`))),
-  );
-  if (candidates.size === 0 || candidates.size < walked.length * IN_PLACE_MIN_SHARE) return undefined;
-  return { disk, scopes, candidates };
+): Map<string, AstLang> | undefined {
+  if (!readsNoText(jobs, forced, [...new Set(known.map((file) => file.lang))])) return undefined;
+  const candidates = new Map(known.filter((file) => jobs[0]!.mayChange({ ...file, text: "" })).map((file) => [file.path, file.lang]));
+  const walked =
+    all === undefined
+      ? known.length
+      : all.filter(
+          (file) => langForPath(file) !== undefined && (scopes.includes(".") || scopes.some((scope) => file.startsWith(`${scope}/`))),
+        ).length;
+  if (candidates.size === 0 || candidates.size < walked * IN_PLACE_MIN_SHARE) return undefined;
+  return candidates;
 }
 
-/** The directories the paths lie in (a glob's fixed start), none inside another. */
-function walkScopes(paths: readonly string[]): string[] {
-  const scopes = paths.map((path) => {
-    const scan = picomatch.scan(path.replace(/\\/g, "/").replace(/^\.\//, ""));
-    return normalizeScope(scan.isGlob ? scan.base || "." : path);
-  });
+/** The directories the paths lie in (a glob's fixed start), none inside another; undefined for a path that is no path. */
+function walkScopes(paths: readonly string[]): string[] | undefined {
+  let scopes: string[];
+  try {
+    scopes = paths.map((path) => {
+      const scan = picomatch.scan(path.replace(/\\/g, "/").replace(/^\.\//, ""));
+      return normalizeScope(scan.isGlob ? scan.base || "." : path);
+    });
+  } catch {
+    return undefined; // the listing says what is wrong with it
+  }
   if (scopes.includes(".")) return ["."];
   return [...new Set(scopes)].filter((scope) => !scopes.some((other) => scope.startsWith(`${other}/`))).sort();
-}
-
-/**
- * Rewrites the selection with the jobs: the CLI reads the files in place when the selection
- * allows it, else copies of them as they are read (ast-grep/rewrite.ts).
- */
-export function rewriteSelection(jobs: readonly Job[], selection: Selection, options: RewriteOptions): Promise<FileRewrite[]> {
-  return selection.inPlace !== undefined
-    ? rewriteInPlace(jobs[0]!, selection.inPlace, options)
-    : rewriteFiles(jobs, selection.files, options);
 }
 
 /** The language the CLI reads `path` as, or undefined when it reads none (then the file is not a candidate). */
@@ -413,8 +445,8 @@ const factory: CustomToolFactory = (pi) => {
         const jobs = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
         if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
         let warnings = forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
-        selection = await selectFiles(pi, paths, forced, jobs);
-        results = await rewriteSelection(jobs, selection, { limits: cliLimits() });
+        selection = await selectFiles(pi, paths, forced, jobs, { limits: cliLimits() });
+        results = await selection.rewrite();
         const unmatched = ops.filter((_, index) => results.every((file) => file.byJob[index] === 0));
         if (warnings === undefined && unmatched.length > 0) {
           // The CLI warns only under --lang; the reviewer is told for the languages the pattern was tried on.

@@ -13,7 +13,7 @@ import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI, WorkspaceReader } from "../core/tool.js";
 import { plural } from "./plural.js";
-import { cliLimits, rewriteSelection, selectFiles, skippedLines } from "./ast-edit.js";
+import { cliLimits, selectFiles, skippedLines } from "./ast-edit.js";
 import { hostsInjected, langFromName, type AstLang } from "./ast-grep/languages.js";
 import type { Job } from "./ast-grep/rewrite.js";
 
@@ -138,11 +138,11 @@ const factory: CustomToolFactory = (pi) => {
             langs.has(undefined) || langs.has(file.lang) || [...langs].some((lang) => lang !== undefined && hostsInjected(file.lang, lang)),
           textFree: () => true,
         };
-        const selection = await selectFiles(pi, params?.paths ?? ["."], undefined, [job]);
-        const results = await rewriteSelection([job], selection, {
+        const selection = await selectFiles(pi, params?.paths ?? ["."], undefined, [job], {
           limits: cliLimits(),
           project: { files: project.files, config: CONFIG },
         });
+        const results = await selection.rewrite();
         const rewritten = results.filter((file) => file.replacements > 0);
         const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
         if (total === 0) return textResult(["No fixes to apply", ...skippedLines(selection.skipped)].join("\n"));

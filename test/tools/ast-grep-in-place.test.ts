@@ -14,7 +14,7 @@ import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
 import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
 import astEdit, { selectFiles } from "../../src/tools/ast-edit.js";
-import { rewriteInPlace, Trace } from "../../src/tools/ast-grep/in-place.js";
+import { InPlaceRun, Trace } from "../../src/tools/ast-grep/in-place.js";
 import { clearRewriteCaches, compileOp, opJob, type FileText } from "../../src/tools/ast-grep/rewrite.js";
 import type { AstLang } from "../../src/tools/ast-grep/languages.js";
 import type { Workspace } from "../../src/workspace/workspace.js";
@@ -77,6 +77,7 @@ async function edit(workspace: Workspace, params: Record<string, unknown>) {
 
 async function inPlaceCandidates(workspace: Workspace, params: { pat: string[]; out: string[] }, paths = ["."]) {
   const selection = await selectFiles({ workspace } as never, paths, undefined, [opJob(compileOp(params.pat[0]!, params.out[0]!))]);
+  await selection.rewrite(); // a CLI run it started ends here
   return selection.inPlace === undefined ? undefined : [...selection.inPlace.candidates.keys()];
 }
 
@@ -189,9 +190,7 @@ describe("a file that changes while the CLI reads it", () => {
 
   /** Rewrites a.ts in place, with resolve-bot's read of it giving `read` and the file's modification time `modified`. */
   function rewrite(read: string, modified: number) {
-    return rewriteInPlace(job(), {
-      disk: { root: dir, modifiedAt: () => modified },
-      scopes: ["."],
+    return new InPlaceRun(job(), { root: dir, modifiedAt: () => modified }, ["."]).rewrite({
       candidates: new Map<string, AstLang>([["a.ts", "TypeScript"]]),
       read: async (file): Promise<FileText> => ({ path: file, lang: "TypeScript", text: read }),
     });
@@ -228,6 +227,14 @@ describe("the CLI's trace of what it read", () => {
         ["x\nsg: entity|file|victim.ts", "x?.y;\n"],
       ]),
     );
+  });
+
+  test("a run cancelled while the workspace is listed fails with the abort", async () => {
+    const dir = mkdtempSync(path.join(scratch, "cancelled-"));
+    writeFileSync(path.join(dir, "a.ts"), "a && a.b;\n");
+    const run = new InPlaceRun(opJob(compileOp("$A && $A.$B", "$A?.$B")), { root: dir, modifiedAt: () => 0 }, ["."]);
+    run.cancel();
+    await expect(run.rewrite({ candidates: new Map(), read: async () => undefined })).rejects.toThrow(/abort/i);
   });
 
   test("a line that cannot be read, or a file traced twice, and nothing in the trace is trusted", () => {

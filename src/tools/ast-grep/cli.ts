@@ -86,12 +86,18 @@ export function runAstGrep(
    * (3,124 lines cost ≈ 0.25 s of wall time on 2 cores, next to nothing into a file).
    */
   trace?: { file: string; onLine: (line: string) => void },
+  /** Aborting it kills the CLI; the run then fails with the abort's error. */
+  signal?: AbortSignal,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const traceFd = trace === undefined ? undefined : openSync(trace.file, "wx");
     let child: ChildProcess;
     try {
-      child = spawn(astGrepBinary(), [args[0]!, "--json=stream", ...args.slice(1)], { cwd, stdio: ["ignore", "pipe", traceFd ?? "pipe"] });
+      child = spawn(astGrepBinary(), [args[0]!, "--json=stream", ...args.slice(1)], {
+        cwd,
+        stdio: ["ignore", "pipe", traceFd ?? "pipe"],
+        ...(signal ? { signal, killSignal: "SIGKILL" as const } : {}),
+      });
     } finally {
       if (traceFd !== undefined) closeSync(traceFd); // the child has its own
     }

@@ -26,10 +26,8 @@ import { DEFAULT_CLI_LIMITS, runAstGrep, type CliMatch } from "./cli.js";
 import { projectConfig, rewriteFiles, splice, type FileRewrite, type FileText, type Job, type RewriteOptions } from "./rewrite.js";
 import { Scratch } from "./scratch.js";
 
-export interface InPlaceSource {
-  disk: OnDisk;
-  /** What the CLI walks: directories relative to the root ("." for all), none inside another. */
-  scopes: readonly string[];
+/** The candidates of an in-place run, known once the workspace is listed. */
+export interface InPlaceFiles {
   /** The files the job may change (listed, inside the paths given), by path, in the order results come back in. */
   candidates: ReadonlyMap<string, AstLang>;
   /**
@@ -82,72 +80,105 @@ function relative(file: string): string {
 }
 
 /**
- * Runs `job` with the CLI walking the workspace's directory; candidates it did not read, or
- * that may have changed meanwhile, go through rewriteFiles. Returns the files the job changed,
- * in the order of the candidates.
+ * One run of `job` with the CLI walking the workspace's directory. It starts at once, so the CLI
+ * works while the workspace is listed; `rewrite` then takes the candidates, and `cancel` stops a
+ * run the listing shows is not wanted after all.
  */
-export async function rewriteInPlace(job: Job, source: InPlaceSource, options: RewriteOptions = {}): Promise<FileRewrite[]> {
-  const limits = options.limits ?? DEFAULT_CLI_LIMITS;
-  const deadline = options.deadline ?? Date.now() + limits.timeoutMs;
-  const trace = new Trace();
-  const matches = new Map<string, TracedMatch[]>();
-  const startedAt = Date.now();
-  const scratch = new Scratch();
-  try {
-    const args = [...job.args, "-c", projectConfig(scratch, options.project), ...WALK, "--inspect", "entity", "--", ...source.scopes];
-    await runAstGrep(
+export class InPlaceRun {
+  private readonly trace = new Trace();
+  /** Matches by file, every file the CLI reported (the candidates are not known yet). */
+  private readonly matches = new Map<string, TracedMatch[]>();
+  private readonly startedAt = Date.now();
+  private readonly deadline: number;
+  private readonly stop = new AbortController();
+  /** Settles with the run's failure, or undefined. */
+  private readonly done: Promise<Error | undefined>;
+
+  constructor(
+    private readonly job: Job,
+    private readonly disk: OnDisk,
+    /** What the CLI walks: directories relative to the root ("." for all), none inside another. */
+    scopes: readonly string[],
+    private readonly options: RewriteOptions = {},
+  ) {
+    const limits = options.limits ?? DEFAULT_CLI_LIMITS;
+    this.deadline = options.deadline ?? this.startedAt + limits.timeoutMs;
+    const scratch = new Scratch();
+    const args = [...job.args, "-c", projectConfig(scratch, options.project), ...WALK, "--inspect", "entity", "--", ...scopes];
+    const run = runAstGrep(
       args,
-      source.disk.root,
+      disk.root,
       limits,
       (match) => {
-        const file = relative(match.file);
         const { replacement, replacementOffsets, ruleId, text, range } = match as TracedMatch;
-        if (!source.candidates.has(file) || replacement === undefined || replacementOffsets === undefined) return;
-        let list = matches.get(file);
-        if (list === undefined) matches.set(file, (list = []));
+        if (replacement === undefined || replacementOffsets === undefined) return;
+        const file = relative(match.file);
+        let list = this.matches.get(file);
+        if (list === undefined) this.matches.set(file, (list = []));
         list.push({ file, replacement, replacementOffsets, ruleId, text, range });
       },
-      deadline,
-      { file: scratch.trace, onLine: (line) => trace.add(line) },
+      this.deadline,
+      { file: scratch.trace, onLine: (line) => this.trace.add(line) },
+      this.stop.signal,
+    ).finally(() => scratch.dispose());
+    // Settled here as well: a cancelled run is never awaited, and its failure is nobody's.
+    this.done = run.then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );
-  } finally {
-    scratch.dispose();
   }
 
-  const changed: FileRewrite[] = [];
-  const again: FileText[] = [];
-  for (const path of source.candidates.keys()) {
-    const reached = trace.trusted && trace.read.has(path);
-    const found = matches.get(path);
-    if (reached && found === undefined) continue; // the CLI read it and found nothing
-    const file = await source.read(path);
-    if (file === undefined) continue;
-    const modified = source.disk.modifiedAt(path);
-    if (
-      !reached ||
-      found === undefined ||
-      modified === undefined ||
-      modified > startedAt - CHANGE_SLACK_MS ||
-      !sameMatches(file.text, found)
-    ) {
-      again.push(file);
-      continue;
-    }
-    const result = splice(file.text, found);
-    if (result.replacements > 0) {
-      changed.push({
-        ...file,
-        text: result.text,
-        replacements: result.replacements,
-        rules: new Map(result.rules),
-        byJob: [result.replacements],
-      });
-    }
+  /** Stops the CLI; the run is then of no use. */
+  cancel(): void {
+    this.stop.abort();
   }
-  if (again.length === 0) return changed;
-  const order = new Map([...source.candidates.keys()].map((path, index) => [path, index]));
-  const rest = (await rewriteFiles([job], again, { ...options, deadline })).filter((file) => file.replacements > 0);
-  return [...changed, ...rest].sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+
+  /**
+   * The files the job changed, in the order of the candidates: the CLI's replacements, and for
+   * candidates it did not read or that may have changed meanwhile, rewriteFiles' output.
+   */
+  async rewrite(files: InPlaceFiles): Promise<FileRewrite[]> {
+    const { candidates } = files;
+    const failure = await this.done;
+    if (failure !== undefined) throw failure;
+    const { trace, matches } = this;
+    const changed: FileRewrite[] = [];
+    const again: FileText[] = [];
+    for (const path of candidates.keys()) {
+      const reached = trace.trusted && trace.read.has(path);
+      const found = matches.get(path);
+      if (reached && found === undefined) continue; // the CLI read it and found nothing
+      const file = await files.read(path);
+      if (file === undefined) continue;
+      const modified = this.disk.modifiedAt(path);
+      if (
+        !reached ||
+        found === undefined ||
+        modified === undefined ||
+        modified > this.startedAt - CHANGE_SLACK_MS ||
+        !sameMatches(file.text, found)
+      ) {
+        again.push(file);
+        continue;
+      }
+      const result = splice(file.text, found);
+      if (result.replacements > 0) {
+        changed.push({
+          ...file,
+          text: result.text,
+          replacements: result.replacements,
+          rules: new Map(result.rules),
+          byJob: [result.replacements],
+        });
+      }
+    }
+    if (again.length === 0) return changed;
+    const order = new Map([...candidates.keys()].map((path, index) => [path, index]));
+    const rest = (await rewriteFiles([this.job], again, { ...this.options, deadline: this.deadline })).filter(
+      (file) => file.replacements > 0,
+    );
+    return [...changed, ...rest].sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  }
 }
 
 /** Whether each match's text is where the CLI saw it in `text` (UTF-8 byte offsets). */
