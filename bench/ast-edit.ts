@@ -4,8 +4,10 @@
  *                executeTool over an FsWorkspace (DirectoryWorkspace's reading over a walked
  *                listing: list, resolve paths, read + UTF-8/binary checks,
  *                prefilter, parse, match, rewrite, build the ChangeSet). Caches cleared before
- *                every run (first-run numbers). Diff rendering and fingerprint are NOT in it;
- *                "bot+diff" adds them (all of core/preview except the store push).
+ *                every run (first-run numbers). With nothing to prefilter on, the CLI walks the
+ *                directory in place instead (src/tools/ast-grep/in-place.ts). Diff rendering and
+ *                fingerprint are NOT in it; "bot+diff" adds them (all of core/preview except the
+ *                store push).
  * - bot (mem):   the same over a MemoryWorkspace (what production has: the tarball is in memory).
  * - ast-grep:    the ast-grep CLI, execFile (no shell), default threads: `run -p P -r O -l ts
  *                --json=compact .` (computes the rewrites, writes nothing) and `... -U .` on a fresh

@@ -29,7 +29,17 @@ export interface CustomToolPendingAction {
 /** Read access to the files of the pull request head (or local checkout) being previewed. */
 export type WorkspaceReader = Pick<
   Workspace,
-  "revision" | "limits" | "list" | "exists" | "isDirectory" | "resolvePatterns" | "readBytes" | "readText" | "tryReadText" | "onDisk"
+  | "revision"
+  | "limits"
+  | "list"
+  | "exists"
+  | "isDirectory"
+  | "resolvePatterns"
+  | "readBytes"
+  | "readText"
+  | "tryReadText"
+  | "tryReadTextIf"
+  | "onDisk"
 >;
 
 /** Staged writes: allowed only inside a pending action's apply(). */

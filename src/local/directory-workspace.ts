@@ -12,7 +12,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.js";
-import { decodeText, notRegularFile, Workspace, type OnDisk } from "../workspace/workspace.js";
+import { decodeText, notRegularFile, UNWANTED, Workspace, type OnDisk } from "../workspace/workspace.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 import { git } from "./git.js";
 
@@ -90,8 +90,11 @@ export class DirectoryWorkspace extends Workspace {
    * allocates no buffer per file, which on large scans saves a good part of the garbage
    * collector's work (see bench/README.md).
    */
-  protected override async readListedText(file: string): Promise<string | undefined> {
-    return this.withListedFile(file, decodeText);
+  protected override async readListedTextIf(
+    file: string,
+    wanted: (bytes: Uint8Array) => boolean,
+  ): Promise<string | undefined | typeof UNWANTED> {
+    return this.withListedFile(file, (bytes) => (wanted(bytes) ? decodeText(bytes) : UNWANTED));
   }
 
   private scratch = Buffer.alloc(0);

@@ -166,6 +166,7 @@ function rulesJob(yaml: string): Job {
     key: `scan\0${yaml}`,
     mayChange: (file) => langs.has(file.lang) || [...langs].some((lang) => hostsInjected(file.lang, lang)),
     textFree: () => true,
+    mayChangeBytes: () => true,
   };
 }
 
@@ -232,7 +233,11 @@ export async function selectFiles(
     const read = async (file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | undefined> => {
       const { path } = file;
       const named = explicit.has(path);
-      const text = await workspace.tryReadText(path);
+      // a named file is decoded whatever its bytes: its problems are errors
+      const text = named
+        ? await workspace.tryReadText(path)
+        : await workspace.tryReadTextIf(path, (bytes) => jobs.some((job) => job.mayChangeBytes(file.lang, bytes)));
+      if (text === undefined) return undefined;
       if ("skipped" in text) {
         if (named) throw new UserError(text.skipped);
         // Binary files hold no code to match; files over the size limit might.

@@ -145,27 +145,42 @@ export abstract class Workspace {
 
   /** Like readText, but a file that cannot be read as text comes back with the reason instead. */
   async tryReadText(path: string): Promise<TextRead> {
+    return (await this.tryReadTextIf(path, () => true))!;
+  }
+
+  /**
+   * Like tryReadText, but `wanted` sees the file's bytes first, and a file it turns down is not
+   * decoded: undefined then. Decoding every file of a repository as a string only to rule most
+   * of them out was most of a large scan's garbage (bench/README.md).
+   */
+  async tryReadTextIf(path: string, wanted: (bytes: Uint8Array) => boolean): Promise<TextRead | undefined> {
     const normal = normalizePath(path);
-    let text: string | undefined;
+    let text: string | undefined | typeof UNWANTED;
     try {
       await this.mustExist(normal);
-      text = await this.readListedText(normal);
+      text = await this.readListedTextIf(normal, wanted);
     } catch (error) {
       if (error instanceof UserError) return { path: normal, skipped: error.message };
       throw error;
     }
+    if (text === UNWANTED) return undefined;
     if (text === undefined) return { path: normal, skipped: `${normal} is a binary file; resolve-bot leaves binary files alone.` };
     return { path: normal, text };
   }
 
   /**
-   * The text of a listed file decoded as UTF-8, or undefined when it is binary; refuses what
-   * readListedFile refuses. Workspaces that can decode without keeping the bytes override this.
+   * The text of a listed file decoded as UTF-8, undefined when it is binary, or UNWANTED when
+   * `wanted` turns its bytes down; refuses what readListedFile refuses. Workspaces that can
+   * decode without keeping the bytes override this.
    */
-  protected async readListedText(normal: string): Promise<string | undefined> {
-    return decodeText(await this.readListedFile(normal));
+  protected async readListedTextIf(normal: string, wanted: (bytes: Uint8Array) => boolean): Promise<string | undefined | typeof UNWANTED> {
+    const bytes = await this.readListedFile(normal);
+    return wanted(bytes) ? decodeText(bytes) : UNWANTED;
   }
 }
+
+/** What readListedTextIf returns for a file its `wanted` turned down. */
+export const UNWANTED: unique symbol = Symbol("unwanted");
 
 /** `bytes` decoded as UTF-8, or undefined when they are binary. */
 export function decodeText(bytes: Uint8Array): string | undefined {

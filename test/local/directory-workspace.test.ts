@@ -26,6 +26,11 @@ describe("DirectoryWorkspace reads", () => {
     expect((await ws.readText("big.ts")).length).toBe(200_001);
     expect(await ws.readText("small.ts")).toBe("short\n");
     expect(await ws.readText("unicode.ts")).toBe("const s = 'héllo wörld ✓';\n");
+    expect(await ws.tryReadTextIf("unicode.ts", (bytes) => Buffer.from(bytes).includes("wörld"))).toEqual({
+      path: "unicode.ts",
+      text: "const s = 'héllo wörld ✓';\n",
+    });
+    expect(await ws.tryReadTextIf("small.ts", (bytes) => Buffer.from(bytes).includes("wörld"))).toBeUndefined();
     const bytes = await ws.readBytes("small.ts");
     await ws.readText("big.ts");
     expect(Buffer.from(bytes).toString("utf8")).toBe("short\n"); // not overwritten by the next read

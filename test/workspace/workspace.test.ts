@@ -53,6 +53,25 @@ describe("Workspace", () => {
     await expect(ws.readText("missing.ts")).rejects.toThrow("missing.ts does not exist at rev.");
   });
 
+  test("tryReadTextIf: the bytes are shown first, and a file turned down is not decoded; limits still speak", async () => {
+    const seen: string[] = [];
+    const wantsA = (bytes: Uint8Array) => {
+      seen.push(Buffer.from(bytes).toString("utf8"));
+      return bytes.includes(0x61);
+    };
+    expect(await ws.tryReadTextIf("src/a.ts", wantsA)).toEqual({ path: "src/a.ts", text: "a" });
+    expect(await ws.tryReadTextIf("src/b/c.ts", wantsA)).toBeUndefined();
+    expect(seen).toEqual(["a", "c"]);
+    expect(await ws.tryReadTextIf("big.txt", () => true)).toEqual({
+      path: "big.txt",
+      skipped: "big.txt is 2 KB, over the 1 KB per-file limit; resolve-bot leaves it alone.",
+    });
+    expect(await ws.tryReadTextIf("img/logo.png", () => true)).toEqual({
+      path: "img/logo.png",
+      skipped: "img/logo.png is a binary file; resolve-bot leaves binary files alone.",
+    });
+  });
+
   test("too many files is an error naming the limit", async () => {
     const many = Object.fromEntries(Array.from({ length: 11 }, (_, index) => [`f${index}.txt`, ""]));
     await expect(new MemoryWorkspace(many, "r", { maxFiles: 10, maxFileBytes: 10, maxTotalBytes: 10 }).list()).rejects.toThrow(

@@ -91,6 +91,19 @@ export function mayMatchOp(op: CompiledOp, lang: AstLang, text: string): boolean
   return chains.every((chain) => holdsChain(text, chain, comments));
 }
 
+/**
+ * Whether the bytes of a file of `lang` hold each word of the (prepared) op and each token chain's
+ * first token. In the JavaScript family words are case-sensitive, and a string occurs in the
+ * decoded text exactly when its UTF-8 bytes occur in the file (UTF-8 resynchronises after invalid
+ * bytes), so false here means mayMatchOp is false. Other languages compare words
+ * case-insensitively: no check.
+ */
+function mayHoldBytes(op: CompiledOp, lang: AstLang, bytes: Uint8Array): boolean {
+  if (!isJavaScriptFamily(lang)) return true;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return op.words.get(lang)!.every((word) => buffer.includes(word)) && op.chains.get(lang)!.every((chain) => buffer.includes(chain[0]!));
+}
+
 /** A file as the jobs see it. */
 export interface FileText {
   path: string;
@@ -111,6 +124,11 @@ export interface Job {
   mayChange(file: FileText): boolean;
   /** True when mayChange does not look at the text of files of `lang` (no prefilter for them). */
   textFree(lang: AstLang): boolean;
+  /**
+   * False when a file's bytes already show that mayChange would say false, so the file need not
+   * be decoded (a cheaper, weaker prefilter; never false where mayChange could be true).
+   */
+  mayChangeBytes(lang: AstLang, bytes: Uint8Array): boolean;
 }
 
 /** An ast-edit op as a job: `run -p PAT -r OUT [-l LANG]`. */
@@ -125,6 +143,10 @@ export function opJob(op: CompiledOp, lang?: AstLang): Job {
     textFree(lang) {
       prepareOp(op, lang);
       return op.words.get(lang)!.length === 0 && op.chains.get(lang)!.length === 0;
+    },
+    mayChangeBytes(lang, bytes) {
+      prepareOp(op, lang);
+      return mayHoldBytes(op, lang, bytes);
     },
   };
 }
