@@ -25,7 +25,10 @@ describeWithRedis("test/e2e/redis-shutdown.test.ts")("SIGTERM with Redis gone", 
     await new Promise((resolve) => setTimeout(resolve, 500));
     const exited = new Promise<number | null>((resolve) => bot.process.once("exit", (code) => resolve(code)));
     bot.process.kill("SIGTERM");
-    const code = await Promise.race([exited, new Promise<"hung">((resolve) => setTimeout(resolve, 15_000, "hung"))]);
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<"hung">((resolve) => (timer = setTimeout(resolve, 15_000, "hung")));
+    const code = await Promise.race([exited, hung]);
+    clearTimeout(timer); // a pending timer would keep jest's worker alive after the suite
     expect(code).toBe(1);
     expect(bot.output()).toContain("could not close the job queue");
   }, 60_000);
