@@ -253,15 +253,10 @@ export async function selectFiles(
       }
       return { ...file, text: text.text };
     };
+    const all = await workspace.list();
     const candidates =
       disk !== undefined && scopes !== undefined && explicit.size === 0
-        ? inPlaceCandidates(
-            listed.length === (await workspace.list()).length ? undefined : await workspace.list(),
-            known,
-            scopes,
-            jobs,
-            forced,
-          )
+        ? inPlaceCandidates(listed.length === all.length ? undefined : all, known, scopes, jobs, forced)
         : undefined;
     if (candidates === undefined) {
       run?.cancel();
