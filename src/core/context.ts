@@ -43,6 +43,11 @@ export interface CommandContext {
   resolveCommands?: string;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
+  /**
+   * A failure the runtime answered truthfully without stopping (the edit was committed, but
+   * recording it failed): for the operator's log, never for the reply.
+   */
+  report?(error: unknown, what: string): void;
   /** Told as work goes on (a worker pool restarts its time limit per command and words its stop reply). */
   progress?: Progress;
   /** The request being carried out (a webhook's delivery id): each command's writes name their step. */

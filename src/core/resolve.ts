@@ -42,11 +42,6 @@ function stepOf(ctx: CommandContext): { requestStep?: string } {
   return ctx.step !== undefined ? { requestStep: ctx.step } : {};
 }
 
-function causeOf(error: unknown): string {
-  if (error instanceof UserError) return error.message;
-  return `${error instanceof Error ? error.message : String(error)}`;
-}
-
 export async function resolve(registry: ToolRegistry, action: ResolveAction, reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
   if (reason.trim() === "") return { ok: false, message: `\`/resolve ${action}\` needs a reason. Usage: \`${RESOLVE_USAGE}\`` };
   const record = await ctx.store.peek();
@@ -66,32 +61,32 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     ctx.progress?.writing();
     commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message, ...stepOf(ctx) });
   } catch (error) {
-    // Nothing was committed, so the action stays on the stack.
-    return { ok: false, message: applyFailed(causeOf(error)) };
+    // A cause the reviewer can act on (stale preview, refused push, the tool's own UserError):
+    // nothing was committed, so the action stays on the stack (spec §3).
+    if (error instanceof UserError) return { ok: false, message: applyFailed(error.message) };
+    // Anything else is not the reviewer's to fix and never reads "Apply failed": the forge failing
+    // for now goes back to the job queue (nothing was committed, and the journal makes the next
+    // attempt safe); a bug is logged and answered with an apology. The action stays pending.
+    throw error;
   }
+  const rendered = renderResolution("apply", record.label, reason);
+  const resolved = { record, action: "apply" as const, reason, rendered, ...(commit !== undefined ? { commit } : {}) };
   let popped: PendingRecord | null;
   try {
     popped = await ctx.store.pop({ id: record.id, action: "apply", reason, actor: ctx.actor, message, commit, ...stepOf(ctx) });
   } catch (error) {
-    // The commit is real: say so, and let the store reconcile from the commit's trailer later.
     if (!commit) throw error;
-    const rendered = renderResolution("apply", record.label, reason);
-    return {
-      ok: true,
-      message: `${message}\n\n${recordingFailed(commit)}`,
-      resolved: { record, action: "apply", reason, rendered, commit },
-    };
+    // The branch moved: that is the truth to tell, whatever failed next. The store finishes the
+    // record from the commit's trailer later (the next command, or the push of this commit).
+    ctx.report?.(error, `marking ${record.label} applied failed after commit ${commit}`);
+    return { ok: true, message: `${message}\n\n${recordingFailed(commit)}`, resolved };
   }
   if (!popped) {
-    throw new Error(
-      `The pending stack changed while ${record.label} was being applied; the change was committed as ${commit ?? "nothing"}.`,
-    );
+    // Someone resolved the stack meanwhile: the commit is real all the same.
+    ctx.report?.(new Error("the top of the stack changed during an apply"), `${record.label} committed as ${commit ?? "nothing"}`);
+    return { ok: true, message: commit ? `${message}\n\n${recordingFailed(commit)}` : message, resolved };
   }
-  return {
-    ok: true,
-    message,
-    resolved: { record, action: "apply", reason, rendered: renderResolution("apply", record.label, reason), commit },
-  };
+  return { ok: true, message, resolved };
 }
 
 async function discardTop(registry: ToolRegistry, record: PendingRecord, reason: string, ctx: CommandContext): Promise<ResolveOutcome> {

@@ -12,6 +12,7 @@ import { UserError } from "../errors.js";
 import type { ChangeSet, FileChange } from "../workspace/changeset.js";
 import { renderDiff } from "../workspace/diff.js";
 import { isBinary } from "../workspace/workspace.js";
+import { refusedWith } from "./http-errors.js";
 import { offerAsReview } from "./suggestions.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 
@@ -109,15 +110,11 @@ export async function commitChangeSet(
   try {
     return await writeCommit(octokit, { owner, repo }, pr, changes, net, options);
   } catch (error) {
-    const status = (error as { status?: number }).status;
     // 403/404: the installation may not write to the fork (GitHub does not promise apps what maintainers may do).
-    if (status !== 403 && status !== 404) throw error;
-    throw await offer(`GitHub refused the push to it (${errorMessage(error) || `status ${status}`})`);
+    const refused = refusedWith(error, 403, 404);
+    if (!refused) throw error;
+    throw await offer(`GitHub refused the push to it (${refused.message || `status ${refused.status}`})`);
   }
-}
-
-function errorMessage(error: unknown): string {
-  return ((error as { response?: { data?: { message?: string } } }).response?.data?.message ?? (error as Error).message ?? "").trim();
 }
 
 /** Trees, commit and the compare-and-swap ref update in `repo` (the base, or the fork of a fork PR). */
@@ -139,8 +136,7 @@ async function writeCommit(
   try {
     await octokit.rest.git.updateRef({ ...repo, ref: `heads/${pr.headRef}`, sha: commit.sha, force: false });
   } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (pr.isFork && (status === 403 || status === 404)) throw error; // the fork refused us: offered as a review
+    if (pr.isFork && refusedWith(error, 403, 404)) throw error; // the fork refused us: offered as a review
     const refusal = refusedRefUpdate(error, pr.headRef);
     if (refusal) throw new UserError(refusal);
     // A 5xx may come after the ref moved (GitHub answered late or a proxy failed): what counts is the branch.
@@ -161,12 +157,12 @@ async function branchPointsAt(octokit: GitHubClient, repo: { owner: string; repo
 
 /**
  * GitHub refuses a ref update for different reasons, and each needs other advice: only a real race
- * is worth retrying. Returns undefined for failures that are not refusals (5xx, network).
+ * is worth retrying. Returns undefined for failures that are not refusals (5xx, network, a rate limit).
  */
 export function refusedRefUpdate(error: unknown, branch: string): string | undefined {
-  const status = (error as { status?: number }).status;
-  const message = errorMessage(error);
-  if (status !== 422 && status !== 409 && status !== 403) return undefined;
+  const refused = refusedWith(error, 422, 409, 403);
+  if (!refused) return undefined;
+  const { status, message } = refused;
   if (/reference does not exist/i.test(message)) {
     return `the branch ${branch} no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it.`;
   }

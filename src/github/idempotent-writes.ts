@@ -11,6 +11,7 @@
  * commit-writer checks a failed ref update against the branch.
  */
 import type { ProbotOctokit } from "probot";
+import { httpFailure } from "./http-errors.js";
 
 type OctokitPlugin = Parameters<typeof ProbotOctokit.plugin>[0];
 type Octokit = Parameters<OctokitPlugin>[0];
@@ -83,8 +84,7 @@ async function findComment(octokit: Octokit, options: RequestOptions, since: Dat
 
 /** A 5xx, or a connection that failed (Octokit reports it as a 500 without a response): the write may have happened. */
 function mayHaveWritten(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === "number" && status >= 500;
+  return httpFailure(error)?.mayHaveWritten === true;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

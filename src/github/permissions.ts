@@ -1,4 +1,5 @@
 /** Who may run what: the collaborator permission API, ranked (maintain counts as write). */
+import { refusedWith } from "./http-errors.js";
 import type { PermissionLevel } from "./repo-config.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 
@@ -12,7 +13,7 @@ export async function permissionOf(octokit: GitHubClient, repo: RepoRef, usernam
     const level = role && role in RANK ? role : data.permission;
     return (level in RANK ? level : "none") as PermissionLevel | "none";
   } catch (error) {
-    if ((error as { status?: number }).status === 404) return "none";
+    if (refusedWith(error, 404)) return "none";
     throw error;
   }
 }

@@ -12,6 +12,7 @@ import type { Request, RequestActor } from "../pipeline/request.js";
 import { CheckRunStore } from "./check-run-store.js";
 import { commitChangeSet } from "./commit-writer.js";
 import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
+import { transientFailure } from "./http-errors.js";
 import { allows, permissionOf } from "./permissions.js";
 import { readJournal, requestTrailer } from "./journal.js";
 import { renderGitHubReply, repliedStatus, requestMarker } from "./replies.js";
@@ -142,6 +143,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   return {
     runtime: options.runtime,
     log: options.log,
+    transient: (error) => transientFailure(error),
     ...(options.progress ? { progress: options.progress } : {}),
     config: {
       load: once(() => loadRepoConfig(() => readRepoConfigFile(octokit, repo), options.runtime.registry)),

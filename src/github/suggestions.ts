@@ -4,6 +4,7 @@
  * click) for every hunk on lines of the pull request's diff, and the rest as a patch for
  * `git apply`, split across comments when it does not fit one (never cut inside a fence).
  */
+import { refusedWith } from "./http-errors.js";
 import { binaryFiles, formatPatch, isNew, isOld, parsePatch, splitPatch, type FilePatch, type Hunk } from "./patch-parts.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
@@ -151,7 +152,7 @@ export async function offerAsReview(octokit: GitHubClient, pr: PullRequestInfo, 
     });
   } catch (error) {
     // GitHub decides which lines are in the diff; if it disagrees, everything goes in the patch.
-    if ((error as { status?: number }).status !== 422 || plan.comments.length === 0) throw error;
+    if (!refusedWith(error, 422) || plan.comments.length === 0) throw error;
     plan = { comments: [], rest: patch };
     parts = restParts(patch);
     review = await octokit.rest.pulls.createReview({

@@ -15,7 +15,7 @@ import type { PipelineLog } from "./ports.js";
 import type { ReplyStatus } from "./reply.js";
 import type { Request } from "./request.js";
 import { runRequest } from "./run-request.js";
-import { transientFailure } from "./transient.js";
+import { transientFailure } from "../github/http-errors.js";
 
 export interface ExecuteResult {
   /** The request did what was asked (a refusal or a failed command is not ok). */

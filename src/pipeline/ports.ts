@@ -8,6 +8,7 @@ import type { Runtime } from "../core/runtime.js";
 import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
 import type { ChangeSet } from "../workspace/changeset.js";
 import type { Workspace } from "../workspace/workspace.js";
+import type { TransientClassifier } from "./failure.js";
 import type { Reply, ReplyStatus } from "./reply.js";
 import type { RequestActor } from "./request.js";
 
@@ -71,9 +72,15 @@ export interface LifecyclePort<C, P> {
   brokenConfig(pr: P, file: string, errors: string[]): Promise<void>;
 }
 
+/** A log line's details: the error, and what it is about (the request, its step). */
+export interface LogDetails {
+  err: unknown;
+  [about: string]: unknown;
+}
+
 export interface PipelineLog {
-  warn(details: { err: unknown }, message: string): void;
-  error(details: { err: unknown }, message: string): void;
+  warn(details: LogDetails, message: string): void;
+  error(details: LogDetails, message: string): void;
 }
 
 export interface Ports<C extends RequestConfig, P extends PullRequestView> {
@@ -107,6 +114,12 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
     sent?(): Promise<ReplyStatus | undefined>;
   };
   log: PipelineLog;
+  /**
+   * Recognises this forge's failures that may pass (GitHub: 5xx, rate limits, dropped connections)
+   * as TransientFailure: the request is tried again by the job queue instead of answered. A forge
+   * whose failures never pass (a local checkout) leaves it out.
+   */
+  transient?: TransientClassifier;
   /** Told which command runs and when writing starts (a worker pool's time limit and stop reply). */
   progress?: Progress;
   /** Stack upkeep for forge events; a forge without such events leaves it out. */

@@ -4,20 +4,21 @@
  * that the forge renders. What differs per trigger is one entry of HANDLERS; adding behaviour for
  * a trigger is changing its entry.
  *
- * One error model: a command that fails for the user's reasons (UserError, a refusal) is a reply
- * that says why; anything else is the bot's failure — logged with its stack and answered with an
- * apology that never carries the internal message.
+ * One error model (failure.ts): a command that fails for the user's reasons (UserError, a refusal)
+ * is a reply that says why; the forge failing for now goes back to the job queue; anything else is
+ * the bot's failure — logged with the request and its stack, and answered with an apology that
+ * never carries the internal message.
  */
 import { steeringLine } from "../core/messages.js";
 import type { CommandOutcome } from "../core/runtime.js";
 import type { PendingRecord } from "../core/store.js";
 import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore } from "./ports.js";
+import { classifyFailure } from "./failure.js";
 import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
-import type { Request, Trigger, TriggerKind } from "./request.js";
+import { requestKey, type Request, type Trigger, type TriggerKind } from "./request.js";
 import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
 import { openSession, type Session } from "./session.js";
-import { transientFailure } from "./transient.js";
 
 export interface RequestResult {
   status: ReplyStatus;
@@ -59,16 +60,26 @@ export async function runRequest(request: Request, ports: AnyPorts): Promise<Req
     if (reply) await ports.reply.send(reply);
     result = { status: reply?.status ?? "ok", ...(reply ? { reply } : {}) };
   } catch (error) {
+    const failure = classifyFailure(error, ports.transient);
     // The forge failing for now (5xx, rate limit, dropped connection): the job queue tries again.
-    const transient = transientFailure(error);
-    if (transient) throw transient;
-    ports.log.error({ err: error }, "resolve-bot failed");
-    const reply: Reply = { status: "bot-error", outcomes: [], skipped: [], stack: [] };
+    if (failure.kind === "transient") throw failure.error;
+    let reply: Reply;
+    if (failure.kind === "user") {
+      reply = { status: "user-error", outcomes: [], skipped: [], notice: failure.error.message, stack: [] };
+    } else {
+      ports.log.error({ err: failure.error, request: describeRequest(request) }, "resolve-bot failed");
+      reply = { status: "bot-error", outcomes: [], skipped: [], stack: [] };
+    }
     if (handler.answersFailures) await ports.reply.send(reply);
-    result = { status: "bot-error", ...(handler.answersFailures ? { reply } : {}) };
+    result = { status: reply.status, ...(handler.answersFailures ? { reply } : {}) };
   }
   await ports.reply.finish?.(result.status === "ok");
   return result;
+}
+
+/** What a log line about a failed request says of it. */
+function describeRequest(request: Request): { key: string; deliveryId: string; trigger: TriggerKind } {
+  return { key: requestKey(request), deliveryId: request.deliveryId, trigger: request.trigger.kind };
 }
 
 /** A refusal or notice that ran nothing: still ends with the steering line (spec §7). */

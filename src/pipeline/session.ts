@@ -52,6 +52,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
       if (commit !== undefined) head = commit;
       return commit;
     },
+    report: (error, what) => ports.log.warn({ err: error, ...(requestId !== undefined ? { requestId } : {}) }, what),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(journal ? { carriedOut: async (step, command) => carriedOut(journal, step, command) } : {}),
     ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),

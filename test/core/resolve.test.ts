@@ -1,4 +1,5 @@
 import { createToolAPI, executeTool, STORE_UNAVAILABLE } from "../../src/core/execution.js";
+import { UserError } from "../../src/errors.js";
 import { Runtime } from "../../src/core/runtime.js";
 import { ToolRegistry } from "../../src/core/registry.js";
 import type { CustomToolFactory } from "../../src/core/tool.js";
@@ -70,10 +71,48 @@ describe("resolve (spec §3)", () => {
     const runtime = new Runtime(h.registry);
     await runtime.handleComment("/append a.txt two", h.context);
     h.context.commit = async () => {
-      throw new Error("ref update rejected");
+      throw new UserError("the branch moved; nothing was committed.");
     };
-    expect(await runtime.resolve("apply", "r", h.context)).toEqual({ ok: false, message: "Apply failed: ref update rejected" });
+    expect(await runtime.resolve("apply", "r", h.context)).toEqual({
+      ok: false,
+      message: "Apply failed: the branch moved; nothing was committed.",
+    });
     expect((await h.store.peek())?.label).toBe("Append: 1 line to a.txt");
+  });
+
+  test.each([
+    ["the forge failing for now", Object.assign(new Error("Bad Gateway"), { status: 502 })],
+    ["a bug", new TypeError("Cannot read properties of undefined (reading 'sha')")],
+  ])(
+    "an apply failing for a reason that is not the reviewer's (%s) is thrown, never `Apply failed`; still pending",
+    async (_what, failure) => {
+      const h = await harness([appendTool], { "a.txt": "one\n" });
+      const runtime = new Runtime(h.registry);
+      await runtime.handleComment("/append a.txt two", h.context);
+      h.context.commit = async () => {
+        throw failure;
+      };
+      await expect(runtime.resolve("apply", "r", h.context)).rejects.toBe(failure);
+      await expect(runtime.handleComment("/resolve apply r", h.context)).rejects.toBe(failure);
+      expect((await h.store.peek())?.label).toBe("Append: 1 line to a.txt");
+    },
+  );
+
+  test("recording fails after the commit: the reply tells the truth (committed) and the failure is reported, not hidden", async () => {
+    const h = await harness([appendTool], { "a.txt": "one\n" });
+    const runtime = new Runtime(h.registry);
+    await runtime.handleComment("/append a.txt two", h.context);
+    const reported: string[] = [];
+    h.context.report = (_error, what) => void reported.push(what);
+    h.store.pop = async () => {
+      throw Object.assign(new Error("Bad Gateway"), { status: 502 });
+    };
+    const outcome = await runtime.resolve("apply", "r", h.context);
+    expect(outcome.ok).toBe(true);
+    expect(outcome.message).toBe(
+      "Applied: Append: 1 line to a.txt.\n\nThe edit is committed (commit1), but marking it applied on the pull request failed; the next command finishes that from the commit itself, so it is never applied twice.",
+    );
+    expect(reported).toEqual(["marking Append: 1 line to a.txt applied failed after commit commit1"]);
   });
 
   test("replay: a file the preview touched changed → stale, nothing committed, still pending", async () => {

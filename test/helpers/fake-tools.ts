@@ -4,6 +4,7 @@ import { stageChangeSet } from "../../src/core/execution.js";
 import { MemoryPendingActionStore } from "../../src/core/store.js";
 import type { CommandContext } from "../../src/core/context.js";
 import { ToolRegistry } from "../../src/core/registry.js";
+import { UserError } from "../../src/errors.js";
 import type { ChangeSet } from "../../src/workspace/changeset.js";
 import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
 
@@ -64,6 +65,29 @@ export const noteTool: CustomToolFactory = (pi) => ({
       });
     }
     return { content: [{ type: "text", text: `Prepared ${params.count ?? 1} note(s)` }] };
+  },
+});
+
+/**
+ * `/faulty <how>`: a custom tool whose apply() fails — `user`: with a UserError written for the
+ * reviewer; `bug`: with a TypeError, as a custom tool with a bug does.
+ */
+export const faultyTool: CustomToolFactory = (pi) => ({
+  name: "faulty",
+  label: "Faulty",
+  description: "Pushes an action whose apply fails",
+  parameters: pi.typebox.Type.Object({ how: pi.typebox.Type.Union([pi.typebox.Type.Literal("user"), pi.typebox.Type.Literal("bug")]) }),
+  positionals: ["how"],
+  async execute(_id, params: { how: "user" | "bug" }) {
+    pi.pushPendingAction({
+      label: `Faulty: fails as ${params.how}`,
+      apply: async () => {
+        if (params.how === "user") throw new UserError("the lock file is held by another job; try again later.");
+        const missing = undefined as unknown as { sha: string };
+        return { content: [{ type: "text", text: missing.sha }] };
+      },
+    });
+    return { content: [{ type: "text", text: "Will fail" }] };
   },
 });
 

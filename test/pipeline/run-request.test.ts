@@ -13,9 +13,10 @@ import type { LoadedConfig, Ports, PullRequestView, RequestConfig, RequestJourna
 import type { Reply, ReplyStatus } from "../../src/pipeline/reply.js";
 import type { Request, Trigger } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
+import { TransientFailure } from "../../src/pipeline/transient.js";
 import { DEFAULT_COMMAND_LIMITS } from "../../src/core/context.js";
 import { MemoryWorkspace } from "../../src/workspace/workspace.js";
-import { appendTool, harness, noteTool } from "../helpers/fake-tools.js";
+import { appendTool, faultyTool, harness, noteTool } from "../helpers/fake-tools.js";
 
 const CONFIG: RequestConfig = { steering: "stack", commandLimits: DEFAULT_COMMAND_LIMITS };
 
@@ -40,6 +41,9 @@ class ForgeStore extends MemoryPendingActionStore {
   }
 }
 
+/** This forge's failure that may pass (GitHub: a 502, a rate limit). */
+class ForgeOutage extends Error {}
+
 /** A forge in memory: each commit's files by sha, a head that only moves by compare-and-swap. */
 class FakeForge {
   files = new Map<string, Record<string, string>>([["h0", { "a.txt": "one\n" }]]);
@@ -56,6 +60,11 @@ class FakeForge {
   config: LoadedConfig<RequestConfig> = { ok: true, config: CONFIG };
   permission: Record<string, string> = {};
   failWorkspace?: Error;
+  failRead?: Error;
+  /** What the next commit throws (then it works again). */
+  failCommit?: unknown;
+  /** Every error log line's details. */
+  readonly logged: Array<Record<string, unknown>> = [];
   touched = 0;
 
   push(files: Record<string, string>): string {
@@ -92,7 +101,13 @@ class FakeForge {
           return denied === undefined ? undefined : { command: denied, needed: this.permission[denied]!, actual: "read" };
         },
       },
-      pullRequest: { read: async () => (touch(), { ...this.pr, headSha: this.head }) },
+      pullRequest: {
+        read: async () => {
+          touch();
+          if (this.failRead) throw this.failRead;
+          return { ...this.pr, headSha: this.head };
+        },
+      },
       stack: { open: () => this.store },
       workspace: {
         at: async (_pr, sha) => {
@@ -103,6 +118,9 @@ class FakeForge {
       },
       commit: {
         commit: async (_pr, parent, changes, request) => {
+          const failure = this.failCommit;
+          this.failCommit = undefined;
+          if (failure !== undefined) throw failure;
           if (parent !== this.head) throw new UserError(`the branch moved (${parent} is not ${this.head}); nothing was committed.`);
           const files = { ...this.files.get(parent)! };
           for (const change of await changes.resolveChanges()) {
@@ -121,13 +139,20 @@ class FakeForge {
         finish: async (ok) => void this.finished.push(ok),
         ...(rerun ? { sent: async () => this.said.get(request.deliveryId) } : {}),
       },
-      log: { warn: () => undefined, error: ({ err }) => void this.errors.push(err) },
+      log: {
+        warn: () => undefined,
+        error: (details) => {
+          this.errors.push(details.err);
+          this.logged.push(details);
+        },
+      },
+      transient: (error) => (error instanceof ForgeOutage ? new TransientFailure(error.message, 600_000, { cause: error }) : undefined),
     };
   }
 }
 
 async function setup() {
-  const { registry } = await harness([appendTool, noteTool]);
+  const { registry } = await harness([appendTool, noteTool, faultyTool]);
   const forge = new FakeForge();
   const runtime = new Runtime(registry);
   const run = (trigger: Trigger, actor = "alice", deliveryId = "d", rerun = false) => {
@@ -353,5 +378,67 @@ describe("a job that runs again (an earlier attempt was cut short)", () => {
     await attempt("d1", "/note kept", false);
     await attempt("d1", "/note kept", false);
     expect(await forge.store.list()).toHaveLength(2);
+  });
+});
+
+describe("one error model: the reviewer's failures are replies, the forge's are retries, bugs are apologies", () => {
+  test("the forge failing for now during an apply's commit: handed to the job queue, nothing said; the retry applies once", async () => {
+    const { forge, comment, attempt } = await setup();
+    await comment("/append a.txt two");
+    forge.failCommit = new ForgeOutage("Bad Gateway");
+    const failure = await attempt("d-apply", "/resolve apply ship it", false).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransientFailure);
+    expect((failure as TransientFailure).retryAfterMs).toBe(600_000);
+    expect(forge.replies).toHaveLength(1); // the preview's only
+    expect(forge.finished).toEqual([true]);
+    expect(forge.errors).toEqual([]);
+    expect(await forge.store.list()).toHaveLength(1);
+
+    const retried = await attempt("d-apply", "/resolve apply ship it", true);
+    expect(retried.status).toBe("ok");
+    expect(forge.commits).toEqual([{ parent: "h0", sha: "h1", message: "ship it" }]);
+    expect(forge.replies.map((reply) => reply.outcomes.map((outcome) => outcome.message))).toEqual([
+      ["Will append to a.txt"],
+      ["Applied: Append: 1 line to a.txt."],
+    ]);
+    expect(await forge.store.list()).toEqual([]);
+  });
+
+  test("a custom tool whose apply throws a TypeError: the apology, the error logged with the request, the action still pending", async () => {
+    const { forge, attempt, comment } = await setup();
+    await comment("/faulty bug");
+    const result = await attempt("d-bug", "/resolve apply go", false);
+    expect(result.status).toBe("bot-error");
+    expect(forge.replies[1]).toEqual({ status: "bot-error", outcomes: [], skipped: [], stack: [] });
+    expect(renderGitHubReply(forge.replies[1]!, (sha) => sha)).toBe(INTERNAL_ERROR);
+    expect(forge.errors).toEqual([expect.any(TypeError)]);
+    expect(forge.logged[0]!.request).toEqual({ key: "o/r#7", deliveryId: "d-bug", trigger: "comment" });
+    expect(forge.finished).toEqual([true, false]);
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Faulty: fails as bug"]);
+    expect(forge.commits).toEqual([]);
+  });
+
+  test("a custom tool whose apply throws a UserError: `Apply failed:` with its words, nothing logged, still pending", async () => {
+    const { forge, comment } = await setup();
+    await comment("/faulty user");
+    const result = await comment("/resolve apply go");
+    expect(result.status).toBe("user-error");
+    expect(forge.replies[1]!.outcomes.map((outcome) => outcome.message)).toEqual([
+      "Apply failed: the lock file is held by another job; try again later.",
+    ]);
+    expect(forge.errors).toEqual([]);
+    expect(await forge.store.list()).toHaveLength(1);
+  });
+
+  test("a UserError before any command runs (the pull request cannot be read as asked) is a reply, not an apology", async () => {
+    const { forge, comment } = await setup();
+    forge.failRead = new UserError("This pull request's branch was deleted.");
+    const result = await comment("/append a.txt two");
+    expect(result.status).toBe("user-error");
+    expect(forge.replies).toEqual([
+      { status: "user-error", outcomes: [], skipped: [], notice: "This pull request's branch was deleted.", stack: [] },
+    ]);
+    expect(forge.finished).toEqual([false]);
+    expect(forge.errors).toEqual([]);
   });
 });

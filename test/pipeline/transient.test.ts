@@ -5,53 +5,21 @@
  */
 import { RequestError } from "@octokit/request-error";
 import { parseCommands } from "../../src/core/commands.js";
-import { UserError } from "../../src/errors.js";
 import { RetryableJobError } from "../../src/jobs/job-queue.js";
 import type { ExecuteResult } from "../../src/pipeline/execute.js";
 import { pooledExecute } from "../../src/pipeline/pooled-execute.js";
 import type { AnyPorts } from "../../src/pipeline/ports.js";
 import type { Request } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
-import { TransientFailure, transientFailure } from "../../src/pipeline/transient.js";
+import { transientFailure } from "../../src/github/http-errors.js";
+import { TransientFailure } from "../../src/pipeline/transient.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
 
-const NOW = Date.UTC(2026, 0, 1);
 const REQUEST = { method: "POST", url: "https://api.github.com/repos/acme/w/check-runs", headers: {} } as const;
 
 function answered(status: number, message: string, headers: Record<string, string> = {}): RequestError {
   return new RequestError(message, status, { request: REQUEST, response: { status, url: REQUEST.url, headers, data: { message } } });
 }
-
-describe("transientFailure", () => {
-  test.each([
-    ["a 502", answered(502, "Bad Gateway"), undefined],
-    ["a dropped connection (Octokit: 500 without an answer)", new RequestError("fetch failed", 500, { request: REQUEST }), undefined],
-    ["a secondary rate limit with retry-after", answered(403, "You have exceeded a secondary rate limit.", { "retry-after": "7" }), 7_000],
-    ["a secondary rate limit without retry-after", answered(403, "You have exceeded a secondary rate limit."), undefined],
-    ["a 429", answered(429, "Too Many Requests", { "retry-after": "2" }), 2_000],
-    [
-      "a spent primary rate limit",
-      answered(403, "API rate limit exceeded", { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(NOW / 1000 + 90) }),
-      90_000,
-    ],
-  ])("%s is transient", (_what, error, retryAfterMs) => {
-    const transient = transientFailure(error, NOW);
-    expect(transient).toBeInstanceOf(TransientFailure);
-    expect(transient!.retryAfterMs).toBe(retryAfterMs);
-    expect(transient!.cause).toBe(error);
-  });
-
-  test.each([
-    ["a 403 that is a refusal", answered(403, "Resource not accessible by integration")],
-    ["a 404", answered(404, "Not Found")],
-    ["a 422", answered(422, "Reference update failed")],
-    ["the user's error", new UserError("the branch moved")],
-    ["a bug", new TypeError("x is undefined")],
-    ["a thrown string", "boom"],
-  ])("%s is not", (_what, error) => {
-    expect(transientFailure(error, NOW)).toBeUndefined();
-  });
-});
 
 const COMMENT: Request = {
   installationId: 1,
@@ -67,6 +35,7 @@ test("runRequest hands a transient failure back instead of apologising: no reply
   const logged: unknown[] = [];
   const ports = {
     config: { load: () => Promise.reject(answered(502, "Bad Gateway")) },
+    transient: transientFailure,
     reply: { send: async (reply: unknown) => void said.push(reply), finish: async (ok: boolean) => void said.push(ok) },
     log: { warn: (details: unknown) => logged.push(details), error: (details: unknown) => logged.push(details) },
   } as unknown as AnyPorts;
