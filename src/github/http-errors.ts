@@ -39,8 +39,8 @@ function retryAfterMs(headers: Record<string, string | number | undefined>, now:
 
 function githubMessage(error: RequestErrorShape): string {
   const data = error.response?.data as { message?: unknown } | undefined;
-  const message = typeof data?.message === "string" && data.message.trim() !== "" ? data.message : error.message;
-  return String(message ?? "").trim();
+  if (typeof data?.message === "string" && data.message.trim() !== "") return data.message.trim();
+  return typeof error.message === "string" ? error.message.trim() : "";
 }
 
 /** The failure as GitHub answered it; undefined for anything that is not an HTTP failure. */

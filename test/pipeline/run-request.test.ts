@@ -62,7 +62,7 @@ class FakeForge {
   failWorkspace?: Error;
   failRead?: Error;
   /** What the next commit throws (then it works again). */
-  failCommit?: unknown;
+  failCommit?: Error;
   /** Every error log line's details. */
   readonly logged: Array<Record<string, unknown>> = [];
   touched = 0;
