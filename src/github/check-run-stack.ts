@@ -52,6 +52,9 @@ interface CheckRun {
 export const PR_CLOSED_VERB = "Not applied";
 /** `Resolve-Action: <id>` in a commit message: the commit is our apply of that action. */
 const TRAILER = /^Resolve-Action: (\S+)$/m;
+/** Why a stack moved when the only new commits are our own applies. */
+const APPLIED_WHY = "an edit was applied";
+const NOTHING_APPLIED = { appliedIn: new Map<string, string>(), onlyOurApplies: false };
 
 interface PendingEntry {
   runId: number;
@@ -99,6 +102,25 @@ export interface CheckRunStackOptions {
 function isDormant(run: CheckRun): boolean {
   if (run.status !== "completed") return false;
   return run.conclusion === "stale" || (run.conclusion === "neutral" && (run.output.title ?? "").startsWith(`${PR_CLOSED_VERB}: `));
+}
+
+interface PullRequestCommit {
+  sha: string;
+  commit: { message: string };
+}
+
+/**
+ * What the pull request's commits after index `from` up to index `to` (-1: the end) say of our
+ * applies: which action each `Resolve-Action:` commit applied, and whether they are all ours.
+ */
+function appliedBetween(commits: PullRequestCommit[], from: number, to: number): { appliedIn: Map<string, string>; onlyOurApplies: boolean } {
+  const newer = commits.slice(from + 1, to === -1 ? undefined : to + 1);
+  const appliedIn = new Map<string, string>();
+  for (const commit of newer) {
+    const id = TRAILER.exec(commit.commit.message)?.[1];
+    if (id) appliedIn.set(id, commit.sha);
+  }
+  return { appliedIn, onlyOurApplies: newer.length > 0 && newer.every((commit) => TRAILER.test(commit.commit.message)) };
 }
 
 export class CheckRunStack implements PendingActionStore {
@@ -195,12 +217,7 @@ export class CheckRunStack implements PendingActionStore {
 
   private async recoverFromEarlierHead(state: HeadState): Promise<boolean> {
     if (state.ours) return false;
-    const commits = (await this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
-      owner: this.pr.owner,
-      repo: this.pr.repo,
-      pull_number: this.pr.number,
-      per_page: 100,
-    })) as Array<{ sha: string; commit: { message: string } }>;
+    const commits = await this.pullRequestCommits();
     const headIndex = commits.findIndex((commit) => commit.sha === state.sha);
     let index = headIndex === -1 ? commits.length : headIndex;
     let from: HeadState | undefined;
@@ -209,14 +226,8 @@ export class CheckRunStack implements PendingActionStore {
       if (candidate.ours) from = candidate;
     }
     if (!from) return false;
-    const newer = commits.slice(index + 1, headIndex === -1 ? undefined : headIndex + 1);
-    const appliedIn = new Map<string, string>();
-    for (const commit of newer) {
-      const id = TRAILER.exec(commit.commit.message)?.[1];
-      if (id) appliedIn.set(id, commit.sha);
-    }
-    const onlyOurApplies = newer.length > 0 && newer.every((commit) => TRAILER.test(commit.commit.message));
-    const why = onlyOurApplies ? "an edit was applied" : "new commits";
+    const { appliedIn, onlyOurApplies } = appliedBetween(commits, index, headIndex);
+    const why = onlyOurApplies ? APPLIED_WHY : "new commits";
     state.maxSeq = Math.max(state.maxSeq, from.maxSeq);
     const entries = [...from.pending, ...from.dormant].sort((a, b) => a.record.seq - b.record.seq);
     for (const entry of entries) {
@@ -244,6 +255,16 @@ export class CheckRunStack implements PendingActionStore {
       if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
     }
     return entries.length > 0;
+  }
+
+  /** The pull request's commits, oldest first (GitHub lists up to 250). */
+  private async pullRequestCommits(): Promise<PullRequestCommit[]> {
+    return (await this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
+      owner: this.pr.owner,
+      repo: this.pr.repo,
+      pull_number: this.pr.number,
+      per_page: 100,
+    })) as PullRequestCommit[];
   }
 
   async push(draft: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord> {
@@ -351,9 +372,12 @@ export class CheckRunStack implements PendingActionStore {
   }
 
   /**
-   * After new commits (not ours): every pending action gets a fresh preview on `sha`. `next` is
-   * the new record and preview, or undefined when nothing is left to change. Old runs are closed
-   * as neutral. Returns the pending entries that were on the old head, oldest first.
+   * After new commits: every pending action gets a fresh preview on `sha`. `next` is the new
+   * record and preview, or undefined when nothing is left to change. Old runs are closed as
+   * neutral. The new commits may be our own applies whose stack was not moved (recording the
+   * apply failed after the commit): an action a commit's `Resolve-Action:` trailer names is
+   * completed as applied, and when every new commit is such an apply, the rest is carried
+   * unchanged, as after an apply — never previewed again, which would close it as "nothing left".
    */
   async resync(
     sha: string,
@@ -365,14 +389,24 @@ export class CheckRunStack implements PendingActionStore {
     // The new head may already carry runs (a gate, earlier previews): read them once.
     const existing = await this.load(sha);
     const target: HeadState = { ...existing, maxSeq: Math.max(existing.maxSeq, from.maxSeq) };
+    const { appliedIn, onlyOurApplies } = from.pending.length > 0 ? await this.appliedSince(from.sha, sha) : NOTHING_APPLIED;
     for (const entry of from.pending) {
+      const applied = appliedIn.get(entry.record.id);
+      if (applied) {
+        await this.complete(entry, "success", "Applied", interruptedApplySummary(applied, (commit) => this.options.commitUrl(commit)));
+        continue;
+      }
       // A redelivered push finds the action already moved (same id): only close the old run.
-      const moved = target.pending.some((candidate) => candidate.record.id === entry.record.id);
-      const next = moved ? undefined : await repreview(entry.record);
-      if (!next) {
+      if (target.pending.some((candidate) => candidate.record.id === entry.record.id)) {
         await this.complete(entry, "neutral", "Superseded", supersededSummary(sha));
         continue;
       }
+      if (onlyOurApplies) {
+        await this.createRun(target, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, APPLIED_WHY) });
+        await this.complete(entry, "neutral", "Moved", movedSummary(sha, APPLIED_WHY));
+        continue;
+      }
+      const next = await repreview(entry.record);
       if ("closed" in next) {
         await this.complete(entry, "neutral", "Closed", closedSummary(sha, next.closed));
         continue;
@@ -382,6 +416,14 @@ export class CheckRunStack implements PendingActionStore {
     }
     this.pr.headSha = sha;
     this.state = target;
+  }
+
+  /** Our applies among the pull request's commits after `from` up to `to` (all of them when `from` is gone: a force-push). */
+  private async appliedSince(from: string, to: string): Promise<{ appliedIn: Map<string, string>; onlyOurApplies: boolean }> {
+    const commits = await this.pullRequestCommits();
+    const fromIndex = commits.findIndex((commit) => commit.sha === from);
+    const applied = appliedBetween(commits, fromIndex, commits.findIndex((commit) => commit.sha === to));
+    return fromIndex === -1 ? { ...applied, onlyOurApplies: false } : applied;
   }
 
   /**

@@ -9,6 +9,7 @@
  * the bot's failure — logged with the request and its stack, and answered with an apology that
  * never carries the internal message.
  */
+import { once } from "../core/context.js";
 import { steeringLine } from "../core/messages.js";
 import type { CommandOutcome } from "../core/runtime.js";
 import type { PendingRecord } from "../core/store.js";
@@ -154,8 +155,10 @@ async function onButton(request: Request, trigger: TriggerOf<"button">, ports: A
 }
 
 /**
- * New commits on the branch. If they are not our own apply (whose stack was already carried to
- * the new head), every pending action is previewed again on the new head.
+ * New commits on the branch. After our own apply the stack was already carried to the new head,
+ * and nothing is left here. Otherwise the store moves every pending action to the new head:
+ * previewed again, or — for commits that are our applies whose recording failed — finished from
+ * the commit (the store reads its trailer); only what was previewed again is said.
  */
 async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyPorts): Promise<Reply | undefined> {
   const loaded = await ports.config.load();
@@ -170,9 +173,10 @@ async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyP
     await ports.stack.open(pr, after, config).updateGate?.();
     return undefined;
   }
-  const workspace = await ports.workspace.at(pr, after, config);
+  // Read only when an action is previewed again: our own applies are finished from their commits.
+  const workspace = once(() => ports.workspace.at(pr, after, config));
   await store.resync(after, async (record) => {
-    const step = await previewAgain(ports.runtime.registry, record, workspace, after, "new commits");
+    const step = await previewAgain(ports.runtime.registry, record, await workspace(), after, "new commits");
     lines.push(step.line);
     return step;
   });

@@ -2,7 +2,7 @@
  * Faults after a write are reported as what is true, and bounds on work hold: GitHub failing
  * after the ref moved, check-run updates failing after the commit, a 200-command comment.
  */
-import { comment, runsOn, useBot, type Bot } from "./harness.js";
+import { comment, deliver, runsOn, useBot, type Bot } from "./harness.js";
 
 const REPO = "acme/faults";
 const FILES = {
@@ -81,6 +81,47 @@ test("check-run updates failing after the commit: the reply says it is committed
     "src/log.ts": LOG_TS_DEBUG,
     "src/main.ts": 'import { run } from "./log";\n\nlogger.info(run(1));\n',
   });
+});
+
+test("check-run updates failing after the commit, then GitHub's push event: the applied action ends `success`, the rest carried; no second reply", async () => {
+  const pr = await openPr("fault-push");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/main.ts");
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src/log.ts");
+  // Every try of the run's update fails (Octokit tries four times), after the branch moved.
+  const fault = bot.gh.injectFault({ method: "PATCH", path: "/repos/acme/faults/check-runs/:id", status: 502, times: 4 });
+  const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply debug level");
+  expect(fault.hits).toBe(4);
+  const [commit] = await commitsSince("fault-push", pr.headSha);
+  expect(applied.reply).toContain(`The edit is committed (${commit!.slice(0, 12)}), but marking it applied on the pull request failed`);
+
+  // GitHub tells the bot about its own push, as it does for every push to the branch.
+  const sync = await bot.gh.webhooks.pullRequest({
+    repo: REPO,
+    number: pr.number,
+    action: "synchronize",
+    before: pr.headSha,
+    after: commit!,
+  });
+  expect(await deliver(bot, sync)).toBeLessThan(300);
+  // Requests of one pull request run in order: once /pending is answered, the push is handled.
+  const pending = await comment(bot, REPO, pr.number, "alice", "/pending");
+  expect(pending.reply).toContain("1 pending, newest first");
+  expect(pending.reply).toContain("AST Edit: 1 replacement in 1 file (#1");
+
+  const debug = runsOn(bot, REPO, pr.headSha).find((run) => run.output.summary?.includes("logger.debug") || run.name.endsWith("(#2)"))!;
+  expect([debug.status, debug.conclusion, debug.output.title]).toEqual([
+    "completed",
+    "success",
+    "Applied: AST Edit: 1 replacement in 1 file",
+  ]);
+  const carried = runsOn(bot, REPO, commit!).filter((run) => run.name.startsWith("resolve-bot: AST Edit"));
+  expect(carried.map((run) => run.status)).toEqual(["in_progress"]);
+  expect(carried[0]!.output.summary).toContain("an edit was applied");
+  const gate = runsOn(bot, REPO, commit!).find((run) => run.name === "resolve-bot")!;
+  expect(gate.conclusion).toBe("action_required");
+  const replies = bot.gh.comments(REPO, pr.number).filter((entry) => entry.user === bot.gh.botLogin);
+  expect(replies.filter((entry) => entry.body.startsWith("New commits were pushed"))).toEqual([]);
+  expect(replies).toHaveLength(4); // two previews, the apply, /pending
 });
 
 test("a comment with 200 commands is refused whole: one reply, no check run", async () => {

@@ -3,8 +3,10 @@
  * an apology: the queue runs the job again after a backoff, and the command completes once. When
  * GitHub never recovers, the queue gives up and the dead letter says so on the pull request.
  */
+import path from "node:path";
 import { GAVE_UP } from "../../src/index.js";
-import { deliver, runsOn, startBot, waitFor, type Bot } from "./harness.js";
+import { INTERNAL_ERROR } from "../../src/github/replies.js";
+import { deliver, runsOn, startBot, waitFor, withoutMarker, type Bot } from "./harness.js";
 
 const PREVIEW = "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'";
 let bot: Bot;
@@ -12,7 +14,11 @@ let repos = 0;
 
 beforeAll(async () => {
   // Two attempts in all, 200 ms apart: a job GitHub fails twice goes to the dead letter.
-  bot = await startBot({ RESOLVE_BOT_JOB_ATTEMPTS: "2", RESOLVE_BOT_JOB_BACKOFF_MS: "200" });
+  bot = await startBot({
+    RESOLVE_BOT_JOB_ATTEMPTS: "2",
+    RESOLVE_BOT_JOB_BACKOFF_MS: "200",
+    RESOLVE_BOT_TOOLS: path.resolve("test/e2e/fixtures/faulty-tool.mjs"),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -31,15 +37,15 @@ async function newPullRequest() {
  * Posts the command and waits until the bot is done with it (🚀 or 😕): longer than the harness
  * waits, since each failing attempt spends Octokit's 14 s of retries first.
  */
-async function command(pr: { repo: string; number: number }) {
-  const event = bot.gh.webhooks.issueComment({ repo: pr.repo, number: pr.number, body: PREVIEW, user: "alice" });
+async function command(pr: { repo: string; number: number }, body = PREVIEW) {
+  const event = bot.gh.webhooks.issueComment({ repo: pr.repo, number: pr.number, body, user: "alice" });
   expect(await deliver(bot, event)).toBe(200);
   const done = await waitFor(
     `the bot to finish with comment ${event.commentId}`,
     () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
     80_000,
   );
-  return { commentId: event.commentId, done };
+  return { commentId: event.commentId, deliveryId: event.id, done };
 }
 
 function botComments(repo: string, number: number): string[] {
@@ -83,6 +89,65 @@ test.concurrent(
     expect(done).toBe("confused");
     expect(botComments(pr.repo, pr.number)).toEqual([GAVE_UP]);
     expect(runsOn(bot, pr.repo, pr.headSha)).toEqual([]);
+  },
+  90_000,
+);
+
+test.concurrent(
+  "a 502 on every try of an apply's commit: the queue runs the job again and it applies once; never `Apply failed: Bad Gateway`",
+  async () => {
+    const pr = await newPullRequest();
+    expect((await command(pr)).done).toBe("rocket");
+    const fault = bot.gh.injectFault({ path: `POST /repos/${pr.repo}/git/commits`, status: 502, times: 4 });
+    const applied = await command(pr, "/resolve apply use the logger");
+    expect(fault.hits).toBe(4);
+    expect(applied.done).toBe("rocket");
+    const replies = botComments(pr.repo, pr.number).map(withoutMarker);
+    expect(replies).toHaveLength(2);
+    expect(replies[1]!.split("\n")[0]).toBe("Applied 1 replacement in 1 file.");
+    expect(replies.join("\n")).not.toContain("Apply failed");
+    const head = (await bot.gh.branchSha(pr.repo, "topic"))!;
+    expect((await bot.gh.commit(pr.repo, head)).parents).toEqual([pr.headSha]);
+    expect(await bot.gh.fileAt(pr.repo, head, "src/a.ts")).toBe('logger.info("a");\n');
+    const run = runsOn(bot, pr.repo, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: AST Edit"))!;
+    expect([run.status, run.conclusion]).toEqual(["completed", "success"]);
+  },
+  120_000,
+);
+
+test.concurrent(
+  "an apply's commit failing through every attempt: one `gave up` reply, nothing committed, the action still pending",
+  async () => {
+    const pr = await newPullRequest();
+    expect((await command(pr)).done).toBe("rocket");
+    const fault = bot.gh.injectFault({ path: `POST /repos/${pr.repo}/git/commits`, status: 502, times: Infinity });
+    const applied = await command(pr, "/resolve apply use the logger");
+    fault.remove();
+    expect(fault.hits).toBe(8);
+    expect(applied.done).toBe("confused");
+    const replies = botComments(pr.repo, pr.number);
+    expect(replies.slice(1)).toEqual([GAVE_UP]);
+    expect(await bot.gh.branchSha(pr.repo, "topic")).toBe(pr.headSha);
+    const run = runsOn(bot, pr.repo, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: AST Edit"))!;
+    expect(run.status).toBe("in_progress");
+  },
+  120_000,
+);
+
+test.concurrent(
+  "a custom tool whose apply throws a TypeError: the apology, the error in the log, the action still pending",
+  async () => {
+    const pr = await newPullRequest();
+    expect((await command(pr, "/faulty-note")).done).toBe("rocket");
+    const applied = await command(pr, "/resolve apply go");
+    expect(applied.done).toBe("confused");
+    const replies = botComments(pr.repo, pr.number).map(withoutMarker);
+    expect(replies[1]).toBe(INTERNAL_ERROR);
+    expect(replies.join("\n")).not.toMatch(/Apply failed|Cannot read properties/);
+    await waitFor("the error in the log", () => /Cannot read properties of undefined \(reading 'sha'\)/.test(bot.output()) || undefined);
+    expect(bot.output()).toContain(applied.deliveryId);
+    const run = runsOn(bot, pr.repo, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: Faulty note"))!;
+    expect(run.status).toBe("in_progress");
   },
   90_000,
 );
