@@ -113,7 +113,11 @@ interface PullRequestCommit {
  * What the pull request's commits after index `from` up to index `to` (-1: the end) say of our
  * applies: which action each `Resolve-Action:` commit applied, and whether they are all ours.
  */
-function appliedBetween(commits: PullRequestCommit[], from: number, to: number): { appliedIn: Map<string, string>; onlyOurApplies: boolean } {
+function appliedBetween(
+  commits: PullRequestCommit[],
+  from: number,
+  to: number,
+): { appliedIn: Map<string, string>; onlyOurApplies: boolean } {
   const newer = commits.slice(from + 1, to === -1 ? undefined : to + 1);
   const appliedIn = new Map<string, string>();
   for (const commit of newer) {
@@ -259,12 +263,12 @@ export class CheckRunStack implements PendingActionStore {
 
   /** The pull request's commits, oldest first (GitHub lists up to 250). */
   private async pullRequestCommits(): Promise<PullRequestCommit[]> {
-    return (await this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
+    return this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
       owner: this.pr.owner,
       repo: this.pr.repo,
       pull_number: this.pr.number,
       per_page: 100,
-    })) as PullRequestCommit[];
+    });
   }
 
   async push(draft: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord> {
@@ -393,7 +397,12 @@ export class CheckRunStack implements PendingActionStore {
     for (const entry of from.pending) {
       const applied = appliedIn.get(entry.record.id);
       if (applied) {
-        await this.complete(entry, "success", "Applied", interruptedApplySummary(applied, (commit) => this.options.commitUrl(commit)));
+        await this.complete(
+          entry,
+          "success",
+          "Applied",
+          interruptedApplySummary(applied, (commit) => this.options.commitUrl(commit)),
+        );
         continue;
       }
       // A redelivered push finds the action already moved (same id): only close the old run.
@@ -422,7 +431,11 @@ export class CheckRunStack implements PendingActionStore {
   private async appliedSince(from: string, to: string): Promise<{ appliedIn: Map<string, string>; onlyOurApplies: boolean }> {
     const commits = await this.pullRequestCommits();
     const fromIndex = commits.findIndex((commit) => commit.sha === from);
-    const applied = appliedBetween(commits, fromIndex, commits.findIndex((commit) => commit.sha === to));
+    const applied = appliedBetween(
+      commits,
+      fromIndex,
+      commits.findIndex((commit) => commit.sha === to),
+    );
     return fromIndex === -1 ? { ...applied, onlyOurApplies: false } : applied;
   }
 
