@@ -97,8 +97,11 @@ async function discardTop(registry: ToolRegistry, record: PendingRecord, reason:
     const live = await replay(registry, record, workspace);
     const rejected = await rejectAction(live, reason, workspace);
     if (rejected && resultText(rejected) !== "") message = resultText(rejected);
-  } catch {
-    // Tool gone, files changed, cleanup failed: the default message stands (spec §6).
+  } catch (error) {
+    // Tool gone, files changed, cleanup failed: the default message stands (spec §6). A failure
+    // that is not the reviewer's (a bug in reject(), the forge down) is still worth a log line.
+    if (!(error instanceof UserError))
+      ctx.report?.(error, `discarding ${record.label}: replay or cleanup failed; the default message stands`);
   }
   const popped = await ctx.store.pop({ id: record.id, action: "discard", reason, actor: ctx.actor, message, ...stepOf(ctx) });
   if (!popped)
