@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 
 async function threadOf(pool: WorkerPool, name = "echo", input: unknown = {}): Promise<number> {
-  const outcome = await pool.run<unknown, { threadId: number }>({ module: tasks, export: name, input }, { label: `\`/${name}\`` });
+  // No test here is about the time limit: a loaded machine must not stop a task for being slow.
+  const outcome = await pool.run<unknown, { threadId: number }>(
+    { module: tasks, export: name, input },
+    { label: `\`/${name}\``, timeLimitMs: 60_000 },
+  );
   if (!outcome.ok) throw new Error(outcome.message);
   return outcome.value.threadId;
 }
@@ -35,7 +39,7 @@ test("queued tasks are never lost while a worker is replaced", async () => {
   const pool = await onePool({ recycleAfterTasks: 2 });
   const outcomes = await Promise.all(
     Array.from({ length: 9 }, (_, i) =>
-      pool.run<unknown, { input: number }>({ module: tasks, export: "echo", input: i }, { label: "`/echo`" }),
+      pool.run<unknown, { input: number }>({ module: tasks, export: "echo", input: i }, { label: "`/echo`", timeLimitMs: 60_000 }),
     ),
   );
   expect(outcomes.map((outcome) => outcome.ok && outcome.value.input)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
