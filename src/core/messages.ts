@@ -44,8 +44,8 @@ export function tooManyCommands(count: number, max: number): string {
   return `This comment holds ${count} commands; at most ${max} run per comment (\`limits.max_commands_per_comment\` in \`.github/resolve-bot.yml\`). Nothing was run: split them over several comments.`;
 }
 
-export function stackFull(count: number, max: number): string {
-  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${RESOLVE_COMMANDS}.`;
+export function stackFull(count: number, max: number, commands = RESOLVE_COMMANDS): string {
+  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${commands}.`;
 }
 
 export function stackWouldOverflow(proposed: number, room: number): string {
