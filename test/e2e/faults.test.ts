@@ -3,6 +3,7 @@
  * after the ref moved, check-run updates failing after the commit, a 200-command comment.
  */
 import { comment, runsOn, useBot, type Bot } from "./harness.js";
+import { shortSha } from "../../src/core/revision.js";
 
 const REPO = "acme/faults";
 const FILES = {
@@ -57,7 +58,7 @@ test("check-run updates failing after the commit: the reply says it is committed
   const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply debug level");
   const commits = await commitsSince("fault-checks", pr.headSha);
   expect(commits).toHaveLength(1);
-  expect(applied.reply).toContain(`The edit is committed (${commits[0]!.slice(0, 12)}), but marking it applied on the pull request failed`);
+  expect(applied.reply).toContain(`The edit is committed (${shortSha(commits[0]!)}), but marking it applied on the pull request failed`);
   expect(applied.reply).not.toContain("Something went wrong");
   bot.gh.clearFaults();
 

@@ -6,9 +6,9 @@
  * back by the journal a re-run reads (github/journal.ts).
  */
 import { Probot } from "probot";
-import { commitMessage } from "../../src/core/commit-message.js";
+import { commitMessage, requestTrailer } from "../../src/core/commit-message.js";
 import { CheckRunStore } from "../../src/github/check-run-store.js";
-import { readJournal, requestTrailer } from "../../src/github/journal.js";
+import { readJournal } from "../../src/github/journal.js";
 import { resolveBotOctokit } from "../../src/github/octokit.js";
 import { readPullRequest } from "../../src/github/session.js";
 import type { GitHubClient } from "../../src/github/types.js";
