@@ -1,5 +1,6 @@
 /** Every sentence the runtime says that the spec fixes, in one place (spec §3, §5, §7). */
 import type { PendingRecord } from "./store.js";
+import { shortSha } from "./revision.js";
 
 export const NOTHING_PENDING = "No pending action to resolve. Nothing to apply or discard.";
 export const RESOLVE_USAGE = "/resolve apply <reason> | /resolve discard <reason>";
@@ -44,8 +45,8 @@ export function tooManyCommands(count: number, max: number): string {
   return `This comment holds ${count} commands; at most ${max} run per comment (\`limits.max_commands_per_comment\` in \`.github/resolve-bot.yml\`). Nothing was run: split them over several comments.`;
 }
 
-export function stackFull(count: number, max: number): string {
-  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${RESOLVE_COMMANDS}.`;
+export function stackFull(count: number, max: number, commands = RESOLVE_COMMANDS): string {
+  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${commands}.`;
 }
 
 export function stackWouldOverflow(proposed: number, room: number): string {
@@ -54,5 +55,5 @@ export function stackWouldOverflow(proposed: number, room: number): string {
 
 /** After a commit landed but the store could not record it (e.g. the forge kept failing). */
 export function recordingFailed(commit: string): string {
-  return `The edit is committed (${commit.slice(0, 12)}), but marking it applied on the pull request failed; the next command finishes that from the commit itself, so it is never applied twice.`;
+  return `The edit is committed (${shortSha(commit)}), but marking it applied on the pull request failed; the next command finishes that from the commit itself, so it is never applied twice.`;
 }

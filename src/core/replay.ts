@@ -11,16 +11,14 @@ import { UserError } from "../errors.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
 import type { CustomToolPendingAction } from "./tool.js";
+import { shortSha } from "./revision.js";
 
 const RERUN_HINT = "Discard it and run the command again for a fresh preview.";
 
 function stale(record: PendingRecord, workspace: Workspace, what: string): UserError {
-  const moved = record.headSha !== workspace.revision ? ` (previewed on ${short(record.headSha)}, now ${short(workspace.revision)})` : "";
+  const moved =
+    record.headSha !== workspace.revision ? ` (previewed on ${shortSha(record.headSha)}, now ${shortSha(workspace.revision)})` : "";
   return new UserError(`preview is stale: ${what}${moved}. ${RERUN_HINT}`);
-}
-
-function short(revision: string): string {
-  return /^[0-9a-f]{40}$/.test(revision) ? revision.slice(0, 7) : revision;
 }
 
 /** Executes the record's tool again and picks its push; `gone` says why there is none. */

@@ -135,7 +135,8 @@ export class Runtime {
     }
     const { maxPending } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
     const stack = await ctx.store.list();
-    if (stack.length >= maxPending) return { command: typed, kind: "error", ok: false, message: stackFull(stack.length, maxPending) };
+    if (stack.length >= maxPending)
+      return { command: typed, kind: "error", ok: false, message: stackFull(stack.length, maxPending, ctx.resolveCommands) };
     const outcome = await preview(tool, binding.params, ctx, maxPending - stack.length);
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }

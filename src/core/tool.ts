@@ -1,6 +1,7 @@
 /**
- * The tool API: what built-in and custom tools are written against (spec §1, §5).
- * Built-in tools use exactly this API; nothing here knows about GitHub or git.
+ * The tool API: what built-in and custom tools are written against (spec §1, §5). Built-in tools
+ * also use what the package exports beside it (src/api.ts: `stageChangeSet`, results, `UserError`)
+ * and src/workspace's path helpers. Nothing here knows about GitHub or git.
  */
 import type * as TypeBoxModule from "@sinclair/typebox";
 import type { Static, TSchema } from "@sinclair/typebox";

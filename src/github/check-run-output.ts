@@ -6,13 +6,10 @@
 import { RESOLVE_COMMANDS, renderResolution } from "../core/messages.js";
 import type { PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
 import { codeBlock, text, truncate } from "./markdown.js";
+import { shortSha } from "../core/revision.js";
 
 /** GitHub's limit on output.summary and output.text. */
 export const OUTPUT_LIMIT = 65_535;
-
-export function short(sha: string): string {
-  return sha.slice(0, 7);
-}
 
 /** GitHub's limit on titles is 255 characters. */
 export function limitTitle(value: string): string {
@@ -31,7 +28,7 @@ export function annotationMessage(hunk: string): string {
 export function actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string, hunks: number, annotated: number): string {
   const parts = [
     note,
-    `**${text(record.label)}** — previewed on ${short(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
+    `**${text(record.label)}** — previewed on ${shortSha(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
     preview.summary ? truncate(text(preview.summary), 8_000).text : "",
     hunks > annotated ? `The first ${annotated} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
     `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
@@ -55,31 +52,31 @@ export function resolutionSummary(record: PendingRecord, resolution: Resolution,
   const outcome =
     resolution.action === "apply"
       ? resolution.commit
-        ? `Applied in [${short(resolution.commit)}](${commitUrl(resolution.commit)}) by ${text(resolution.actor)}.`
+        ? `Applied in [${shortSha(resolution.commit)}](${commitUrl(resolution.commit)}) by ${text(resolution.actor)}.`
         : `Applied by ${text(resolution.actor)}.`
       : `Discarded by ${text(resolution.actor)}.`;
   return `${outcome}\n\n${text(renderResolution(resolution.action, record.label, resolution.reason)).replace("\n", "  \n")}`;
 }
 
 export function carriedNote(fromSha: string, why: string): string {
-  return `Carried over from ${short(fromSha)} after ${text(why)}.`;
+  return `Carried over from ${shortSha(fromSha)} after ${text(why)}.`;
 }
 
 export function movedSummary(sha: string, why: string): string {
-  return `Moved to ${short(sha)} after ${text(why)}; it is still pending there.`;
+  return `Moved to ${shortSha(sha)} after ${text(why)}; it is still pending there.`;
 }
 
 /** An apply whose commit landed but whose run was never completed (the bot died, GitHub failed). */
 export function interruptedApplySummary(sha: string, commitUrl: (sha: string) => string): string {
-  return `Applied in [${short(sha)}](${commitUrl(sha)}); recorded after an interrupted apply.`;
+  return `Applied in [${shortSha(sha)}](${commitUrl(sha)}); recorded after an interrupted apply.`;
 }
 
 export function supersededSummary(sha: string): string {
-  return `Superseded by ${short(sha)}: previewed again there.`;
+  return `Superseded by ${shortSha(sha)}: previewed again there.`;
 }
 
 export function closedSummary(sha: string, why: string): string {
-  return `Closed on ${short(sha)}: ${text(why)}.`;
+  return `Closed on ${shortSha(sha)}: ${text(why)}.`;
 }
 
 /** The gate: action_required with the stack listed while anything is pending, success when empty. */
@@ -101,7 +98,7 @@ export function gateOutput(stack: PendingRecord[]): { conclusion: "action_requir
 
 /** A dormant action re-created on the head (GitHub marked its run stale, or the PR was reopened). */
 export function restoredNote(sha: string): string {
-  return `Restored on ${short(sha)}: its previous run was completed without a resolution (GitHub marks runs stale after 14 days; closing the pull request closes them). It is still pending.`;
+  return `Restored on ${shortSha(sha)}: its previous run was completed without a resolution (GitHub marks runs stale after 14 days; closing the pull request closes them). It is still pending.`;
 }
 
 function pendingEdits(count: number): string {

@@ -7,6 +7,7 @@
  * runs GitHub completed as `stale` after 14 days, runs closed with the pull request (restored on
  * reopen), and a stack left on an earlier head when a push was never delivered to us.
  */
+import { appliedAction } from "../core/commit-message.js";
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../core/store.js";
 import type { RepreviewStep } from "../pipeline/preview-again.js";
 import { diffHunks } from "../workspace/diff.js";
@@ -24,12 +25,13 @@ import {
   limitTitle,
   movedSummary,
   resolutionSummary,
-  short,
   supersededSummary,
 } from "./check-run-output.js";
+import { checkRunExternalId } from "./external-id.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
 import { decodeRecord, encodeRecord, encodeStep } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
+import { shortSha } from "../core/revision.js";
 
 export const ACTION_CHECK_PREFIX = "resolve-bot: ";
 /**
@@ -50,8 +52,6 @@ interface CheckRun {
 
 /** The verb of a run completed because its pull request was closed: reopening restores it. */
 export const PR_CLOSED_VERB = "Not applied";
-/** `Resolve-Action: <id>` in a commit message: the commit is our apply of that action. */
-const TRAILER = /^Resolve-Action: (\S+)$/m;
 /** Why a stack moved when the only new commits are our own applies. */
 const APPLIED_WHY = "an edit was applied";
 const NOTHING_APPLIED = { appliedIn: new Map<string, string>(), onlyOurApplies: false };
@@ -121,10 +121,10 @@ function appliedBetween(
   const newer = commits.slice(from + 1, to === -1 ? undefined : to + 1);
   const appliedIn = new Map<string, string>();
   for (const commit of newer) {
-    const id = TRAILER.exec(commit.commit.message)?.[1];
+    const id = appliedAction(commit.commit.message);
     if (id) appliedIn.set(id, commit.sha);
   }
-  return { appliedIn, onlyOurApplies: newer.length > 0 && newer.every((commit) => TRAILER.test(commit.commit.message)) };
+  return { appliedIn, onlyOurApplies: newer.length > 0 && newer.every((commit) => appliedAction(commit.commit.message) !== undefined) };
 }
 
 export class CheckRunStack implements PendingActionStore {
@@ -240,7 +240,7 @@ export class CheckRunStack implements PendingActionStore {
       if (applied) {
         const summary = interruptedApplySummary(applied, (sha) => this.options.commitUrl(sha));
         if (live) await this.complete(entry, "success", "Applied", summary);
-        this.recovered.push(`- ${entry.record.label}: applied in ${short(applied)}.`);
+        this.recovered.push(`- ${entry.record.label}: applied in ${shortSha(applied)}.`);
         continue;
       }
       if (onlyOurApplies || !this.options.repreview) {
@@ -305,7 +305,7 @@ export class CheckRunStack implements PendingActionStore {
       head_sha: state.sha,
       status: "in_progress",
       // The pull request travels with the run: GitHub lists no pull requests on runs of fork heads.
-      external_id: `pr:${this.pr.number}:${record.id}`,
+      external_id: checkRunExternalId(this.pr.number, record.id),
       started_at: new Date().toISOString(),
       output: { ...output, annotations },
     });

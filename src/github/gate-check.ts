@@ -6,6 +6,7 @@
  */
 import type { CheckRunStack, HeadState } from "./check-run-stack.js";
 import { brokenConfigGateOutput, closedGateOutput, gateOutput, prClosedSummary } from "./check-run-output.js";
+import { checkRunExternalId } from "./external-id.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
 export const GATE_CHECK_NAME = "resolve-bot";
@@ -63,7 +64,7 @@ export class GateCheck {
       status: "completed" as const,
       conclusion: desired.conclusion,
       completed_at: new Date().toISOString(),
-      external_id: `pr:${this.pr.number}`,
+      external_id: checkRunExternalId(this.pr.number),
       output: { title: desired.title, summary: desired.summary },
       actions: buttons
         ? [

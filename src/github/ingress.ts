@@ -8,6 +8,7 @@ import type { Context } from "probot";
 import { parseCommands } from "../core/commands.js";
 import type { Request, RequestActor, Trigger } from "../pipeline/request.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
+import { externalIdPullRequest } from "./external-id.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
 import { actionIdOf } from "./lifecycle.js";
 
@@ -58,12 +59,12 @@ function isOurRun(name: string): boolean {
 }
 
 /**
- * A check run's pull request: our runs name it in their external id (`pr:N`, `pr:N:<action>`),
+ * A check run's pull request: our runs name it in their external id (external-id.ts),
  * since GitHub lists no pull requests on runs of fork heads; others through GitHub's list.
  */
 function runPullRequest(run: { external_id: string | null; pull_requests: Array<{ number: number }> }): number | undefined {
-  const number = Number(/^pr:(\d+)(?::|$)/.exec(run.external_id ?? "")?.[1] ?? run.pull_requests[0]?.number);
-  return Number.isInteger(number) && number > 0 ? number : undefined;
+  const number = externalIdPullRequest(run.external_id) ?? run.pull_requests[0]?.number;
+  return number !== undefined && Number.isInteger(number) && number > 0 ? number : undefined;
 }
 
 function fromComment(delivery: Delivery<"issue_comment.created">): Request | undefined {

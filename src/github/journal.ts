@@ -6,19 +6,12 @@
  * (previews) or whose completion names one (applies and discards).
  * Cost, paid only by a re-run: one list of the pull request's commits, one run list per head.
  */
+import { appliedAction, appliedByStep } from "../core/commit-message.js";
 import type { PendingRecord } from "../core/store.js";
 import type { RequestJournal } from "../pipeline/ports.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import { decodeRecord, decodeStep } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
-
-const REQUEST_TRAILER = /^Resolve-Request: (\S+)$/m;
-const ACTION_TRAILER = /^Resolve-Action: (\S+)$/m;
-
-/** The trailer an apply's commit carries: the request step that made it. */
-export function requestTrailer(step: string): string {
-  return `Resolve-Request: ${step}`;
-}
 
 interface ListedCommit {
   sha: string;
@@ -45,12 +38,12 @@ export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, re
   const heads = new Set([pr.headSha]);
   const appliedBy = new Map<string, string>(); // action id → step
   for (const commit of commits) {
-    const step = REQUEST_TRAILER.exec(commit.commit.message)?.[1];
+    const step = appliedByStep(commit.commit.message);
     if (!ours(step)) continue;
     heads.add(commit.sha);
     for (const parent of commit.parents) heads.add(parent.sha);
     journal.resolved.set(step, { action: "apply", commit: commit.sha });
-    const actionId = ACTION_TRAILER.exec(commit.commit.message)?.[1];
+    const actionId = appliedAction(commit.commit.message);
     if (actionId) appliedBy.set(actionId, step);
   }
   const records = new Map<string, PendingRecord>();

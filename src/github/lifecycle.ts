@@ -10,10 +10,10 @@ import type { WorkspaceLimits } from "../workspace/limits.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import type { CheckRunStore } from "./check-run-store.js";
-import { short } from "./check-run-output.js";
 import { decodeRecord } from "./record-codec.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
+import { shortSha } from "../core/revision.js";
 
 /**
  * Previews recovered actions again on a commit: the tool re-runs on that commit's files (one
@@ -55,7 +55,7 @@ export async function refreshStack(store: CheckRunStore): Promise<string | undef
   await store.stack.load();
   await store.gate.update();
   if (store.stack.recovered.length === 0) return undefined;
-  return `New commits reached resolve-bot without their push event, so the pending edits were brought to ${short(store.stack.headSha)}:\n${store.stack.recovered.join("\n")}`;
+  return `New commits reached resolve-bot without their push event, so the pending edits were brought to ${shortSha(store.stack.headSha)}:\n${store.stack.recovered.join("\n")}`;
 }
 
 /** Re-run on one of our checks: an action is previewed again on the head; the gate is refreshed. */

@@ -8,6 +8,7 @@ import type { Reply, ReplyStatus } from "../pipeline/reply.js";
 import type { PendingRecord } from "../core/store.js";
 import { RESOLVE_COMMANDS } from "../core/messages.js";
 import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
+import { shortSha } from "../core/revision.js";
 
 /** GitHub comments hold 65,536 characters; diffs beyond this budget are cut. */
 const DIFF_BUDGET = 40_000;
@@ -78,7 +79,7 @@ export function renderOutcome(outcome: CommandOutcome, links: Links, diffBudget 
   const resolved = outcome.resolved;
   if (resolved) {
     const facts: string[] = [];
-    if (resolved.commit) facts.push(`Commit [${resolved.commit.slice(0, 7)}](${resolvedLinks.commitUrl(resolved.commit)})`);
+    if (resolved.commit) facts.push(`Commit [${shortSha(resolved.commit)}](${resolvedLinks.commitUrl(resolved.commit)})`);
     if (!outcome.message.includes(resolved.reason)) facts.push(`Reason: ${text(resolved.reason)}`);
     if (facts.length > 0) lines.push(facts.join(" · "));
   }

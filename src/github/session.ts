@@ -3,7 +3,7 @@
  * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head as a
  * tarball, one commit through the Git Data API, and the reply comment with its reactions.
  */
-import { commitMessage } from "../core/commit-message.js";
+import { commitMessage, requestTrailer } from "../core/commit-message.js";
 import { once, type Progress } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
@@ -14,7 +14,7 @@ import { commitChangeSet } from "./commit-writer.js";
 import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { transientFailure } from "./http-errors.js";
 import { allows, permissionOf } from "./permissions.js";
-import { readJournal, requestTrailer } from "./journal.js";
+import { readJournal } from "./journal.js";
 import { renderGitHubReply, repliedStatus, requestMarker } from "./replies.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
 import { TarballWorkspace } from "./tarball-workspace.js";

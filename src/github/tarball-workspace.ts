@@ -10,6 +10,7 @@ import { normalizePath } from "../workspace/paths.js";
 import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
 import { notRegularFile, Workspace } from "../workspace/workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
+import { shortSha } from "../core/revision.js";
 
 /**
  * Tar's bytes on top of the content: a 512-byte header and up to 511 bytes of padding per entry,
@@ -46,7 +47,7 @@ export class TarballWorkspace extends Workspace {
       tarBytes = gunzipSync(archive, { maxOutputLength });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-        throw new UserError(`The repository at ${revision.slice(0, 7)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`);
+        throw new UserError(`The repository at ${shortSha(revision)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`);
       }
       throw error;
     }
@@ -90,7 +91,7 @@ export class TarballWorkspace extends Workspace {
     if (failure) throw failure;
     if (total > limits.maxTotalBytes) {
       throw new UserError(
-        `The repository at ${revision.slice(0, 7)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`,
+        `The repository at ${shortSha(revision)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`,
       );
     }
     return new TarballWorkspace(files, executables, revision, limits);

@@ -9,7 +9,11 @@
  *   different keys run concurrently up to the configured concurrency.
  * - A job is carried out at least once: a job whose process died mid-run is run again (on restart,
  *   or by another worker once its lease expires). Handlers make that exactly-once by being
- *   idempotent (the apply journal), using `fence` to refuse work from a holder that lost its lease.
+ *   idempotent: the forge is the journal (each write names its request step, pipeline/journal.ts)
+ *   and a commit moves the branch only from the head it was made on (a compare-and-swap). The
+ *   queue's own steps are fenced (a holder that lost its lease records nothing); the handler's
+ *   writes go to the forge, which takes no fencing token, so a check before them could not
+ *   make them safe (the lease can lapse between the check and the write): `signal` stops the work.
  * - A handler that throws `RetryableJobError` is retried with backoff (never sooner than its
  *   `retryAfterMs`); the key waits meanwhile, so order holds through retries. After the last attempt,
  *   or on any other error, the job goes to the dead letter and `onDeadLetter` is called once (again
@@ -35,13 +39,7 @@ export interface JobRun {
    * a crash, or a run handed back at shutdown (which does not count as an attempt).
    */
   rerun: boolean;
-  /**
-   * A number that grows each time the key's lease changes hands. A step that writes outside the
-   * queue checks `stillHolds()` first, so a holder whose lease expired can never complete it.
-   */
-  fence: number;
-  stillHolds(): Promise<boolean>;
-  /** Aborted when the queue is closing or the lease was lost. */
+  /** Aborted when the queue is closing or the lease was lost: the work stops (the worker pool ends its thread). */
   signal: AbortSignal;
 }
 

@@ -28,7 +28,6 @@ export class MemoryJobQueue implements JobQueue {
   private readonly waiting: Job[] = [];
   private readonly stopping = new AbortController();
   private worker?: { handler: JobHandler; options: ProcessOptions; slots: Semaphore };
-  private fence = 0;
   private closed = false;
 
   constructor(private readonly options: MemoryJobQueueOptions = {}) {}
@@ -68,8 +67,7 @@ export class MemoryJobQueue implements JobQueue {
     const signal = this.stopping.signal;
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) return this.options.onError?.(new Error("abandoned: the queue was closed before it ran"), job);
-      const fence = ++this.fence;
-      const run: JobRun = { attempt, rerun: attempt > 1, fence, signal, stillHolds: async () => !signal.aborted };
+      const run: JobRun = { attempt, rerun: attempt > 1, signal };
       try {
         await worker.handler(job, run);
         return;

@@ -11,7 +11,7 @@
  *   fencing token from one counter (INCR) and expires after a lease, which the holder renews while
  *   its handler runs. Only the lock holder runs the key's head job; it pops it only when done, and
  *   every step it records checks the token first, so a holder that stalled past its lease (and
- *   whose key another worker took) changes nothing: `stillHolds()` is false and its `finish` is
+ *   whose key another worker took) changes nothing: its signal is aborted and its `finish` is
  *   refused. Per-key order and one-at-a-time per key hold across processes.
  * - Whoever releases a key's lock tries to take it again at once, so a job pushed while the key
  *   was busy is never left without a worker: a turn that finds the key busy just ends.
@@ -58,7 +58,6 @@ class RedisRun implements ActiveRun {
   readonly controller = new AbortController();
   handedBack = false;
   lost = false;
-  leaseUntil: number;
   renewal?: NodeJS.Timeout;
   private giveBack!: () => void;
   /** Resolves when close() hands the run back: its turn stops waiting for the handler. */
@@ -68,10 +67,7 @@ class RedisRun implements ActiveRun {
     readonly key: string,
     readonly id: string,
     readonly fence: string,
-    leaseMs: number,
-  ) {
-    this.leaseUntil = Date.now() + leaseMs;
-  }
+  ) {}
 
   handBack(): void {
     this.handedBack = true;
@@ -206,7 +202,7 @@ export class RedisJobQueue implements JobQueue {
         }
         const [, id, fence, attempt, payload, state, lastError] = taken as [string, ...string[]];
         const job: Job = { id: id!, key, payload: JSON.parse(payload!) as unknown };
-        const run = new RedisRun(key, id!, fence!, this.leaseMs);
+        const run = new RedisRun(key, id!, fence!);
         const work = this.carryOut(run, job, Number(attempt), state === "dead" ? lastError! : undefined, processing, lastError !== "");
         this.runs.track(run, work);
         await Promise.race([work, run.handedBackSignal]);
@@ -238,8 +234,6 @@ export class RedisJobQueue implements JobQueue {
       const jobRun: JobRun = {
         attempt,
         rerun: attempt > 1 || ranBefore,
-        fence: Number(run.fence),
-        stillHolds: () => this.stillHolds(run),
         signal: run.controller.signal,
       };
       const outcome = await runAttempt(processing.handler, job, jobRun, processing.policy);
@@ -291,23 +285,13 @@ export class RedisJobQueue implements JobQueue {
 
   private async renew(run: RedisRun): Promise<void> {
     if (run.lost || run.handedBack) return;
-    const asked = Date.now();
     try {
-      if ((await this.script("renew", [this.k("lock", run.key)], [run.fence, this.leaseMs])) === 1) {
-        run.leaseUntil = asked + this.leaseMs;
-        return;
-      }
+      if ((await this.script("renew", [this.k("lock", run.key)], [run.fence, this.leaseMs])) === 1) return;
       run.lost = true;
       run.controller.abort(new Error(`The lease on ${run.key} expired and another worker took it.`));
     } catch (error) {
       this.reportError(`Could not renew the lease on ${run.key}.`, error);
     }
-  }
-
-  private async stillHolds(run: RedisRun): Promise<boolean> {
-    // The local deadline first: a holder that stalled may not trust the lock it read before.
-    if (run.lost || run.handedBack || Date.now() >= run.leaseUntil) return false;
-    return (await this.redis.get(this.k("lock", run.key))) === run.fence;
   }
 
   private async sweep(): Promise<void> {

@@ -51,8 +51,6 @@ CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs (key, seq);
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, run_after);
 CREATE TABLE IF NOT EXISTS seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS seen_by_time ON seen (at);
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT OR IGNORE INTO counters (name, value) VALUES ('fence', 0);
 `;
 
 /** The oldest unfinished job of each key, when it is queued and due. */
@@ -111,7 +109,6 @@ export class SqliteJobQueue implements JobQueue {
       ),
       nextDue: this.db.prepare<[number], { at: number | null }>(`SELECT MIN(run_after) AS at ${KEY_HEADS} AND j.run_after > ?`),
       take: this.db.prepare<[number]>("UPDATE jobs SET state = 'running', attempt = attempt + 1 WHERE seq = ?"),
-      nextFence: this.db.prepare<[], { value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'fence' RETURNING value"),
       finish: this.db.prepare<[number]>("DELETE FROM jobs WHERE seq = ?"),
       retry: this.db.prepare<[number, string, number]>("UPDATE jobs SET state = 'queued', run_after = ?, last_error = ? WHERE seq = ?"),
       bury: this.db.prepare<[string, number, number]>(
@@ -224,15 +221,10 @@ export class SqliteJobQueue implements JobQueue {
       this.runs.track(run, this.notifyDeadLetter(run, job, lostRunsError(row.attempt), row.attempt));
       return;
     }
-    const fence = this.db.transaction(() => {
-      this.sql.take.run(row.seq);
-      return this.sql.nextFence.get()!.value;
-    })();
+    this.sql.take.run(row.seq);
     const jobRun: JobRun = {
       attempt: row.attempt + 1,
       rerun: row.attempt > 0 || row.last_error !== null,
-      fence,
-      stillHolds: async () => !run.handedBack && !this.closed,
       signal: run.controller.signal,
     };
     this.runs.track(run, this.carryOut(run, job, jobRun, processing));

@@ -6,6 +6,7 @@
  */
 import type { CommandOutcome } from "../core/runtime.js";
 import type { Reply } from "../pipeline/reply.js";
+import { shortSha } from "../core/revision.js";
 
 /** Where the command line writes: stdout and stderr, and how stdout shows emphasis. */
 export interface Output {
@@ -89,7 +90,7 @@ export function writeReply(reply: Reply, output: Output): void {
       continue;
     }
     output.out(renderOutcome(outcome, style));
-    if (outcome.resolved?.commit) output.out(`Committed ${outcome.resolved.commit.slice(0, 12)}.`);
+    if (outcome.resolved?.commit) output.out(`Committed ${shortSha(outcome.resolved.commit)}.`);
   }
   if (reply.skipped.length > 0) output.err(`Not run, because an earlier command failed: ${reply.skipped.join(", ")}`);
   if (reply.notice && reply.status === "ok") output.out(plain(reply.notice, style));

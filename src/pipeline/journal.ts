@@ -10,12 +10,13 @@ import { renderResolution } from "../core/messages.js";
 import { parseResolveArgs } from "../core/resolve.js";
 import type { CommandOutcome } from "../core/runtime.js";
 import type { RequestJournal } from "./ports.js";
+import { shortSha } from "../core/revision.js";
 
 const INTERRUPTED = "(resolve-bot was interrupted before it could reply). Nothing more was done.";
 
 /** An apply whose commit is on the branch. */
 export function alreadyCommitted(commit: string): string {
-  return `This was already carried out: commit ${commit.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`;
+  return `This was already carried out: commit ${shortSha(commit)} on the branch is this request's apply ${INTERRUPTED}`;
 }
 
 /** An apply that committed nothing, or a discard, whose check run says it was resolved. */

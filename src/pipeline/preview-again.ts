@@ -8,6 +8,7 @@ import { repreview } from "../core/replay.js";
 import type { PendingRecord } from "../core/store.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { Repreviewed } from "./ports.js";
+import { shortSha } from "../core/revision.js";
 
 /** What became of the action, with its line for a reply: `- <label>: <what happened>.` */
 export type RepreviewStep = Repreviewed & { line: string };
@@ -28,6 +29,6 @@ export async function previewAgain(
     return { closed: `nothing left to change: ${next.gone}`, line: `- ${record.label}: closed, nothing left to change (${next.gone}).` };
   const what = next.changed ? "the preview changed" : "the preview is unchanged";
   const after = why ? ` after ${why}` : "";
-  const note = `Previewed again on ${sha.slice(0, 7)}${after} (was ${record.headSha.slice(0, 7)}): ${what}.`;
+  const note = `Previewed again on ${shortSha(sha)}${after} (was ${shortSha(record.headSha)}): ${what}.`;
   return { record: next.record, preview: { summary: next.message, diff: next.diff }, note, line: `- ${next.record.label}: ${what}.` };
 }

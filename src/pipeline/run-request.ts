@@ -20,6 +20,7 @@ import type { Reply, ReplyStatus } from "./reply.js";
 import { requestKey, type Request, type Trigger, type TriggerKind } from "./request.js";
 import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
 import { openSession, type Session } from "./session.js";
+import { shortSha } from "../core/revision.js";
 
 export interface RequestResult {
   status: ReplyStatus;
@@ -182,7 +183,7 @@ async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyP
   });
   await store.updateGate?.();
   if (lines.length === 0) return undefined;
-  const message = `New commits were pushed (${trigger.before.slice(0, 7)} → ${after.slice(0, 7)}), so the pending edits were previewed again:\n${lines.join("\n")}`;
+  const message = `New commits were pushed (${shortSha(trigger.before)} → ${shortSha(after)}), so the pending edits were previewed again:\n${lines.join("\n")}`;
   return { status: "ok", outcomes: [], skipped: [], notice: message, ...withStack(await store.list(), ports) };
 }
 

@@ -1,8 +1,9 @@
 /**
- * One request's view of a pull request: the CommandContext the runtime works on. The session owns
- * the head commit: it starts at the head the pull request was read at and moves only when a commit
- * returns a new one, so the next command's files are read at the new head and nothing else needs
- * to be told (no shared object is mutated behind anyone's back).
+ * One request's view of a pull request: the CommandContext the runtime works on. The session keeps
+ * the head its commands read and commit on: it starts at the head the pull request was read at and
+ * moves only when a commit returns a new one, so the next command's files are read at the new head.
+ * The store moves on its own: popping an applied action carries the rest of the stack to the commit
+ * (on GitHub, CheckRunStack moves the head of the copy of the pull request it was opened with).
  */
 import { normaliseCommandName } from "../core/commands.js";
 import type { CommandContext } from "../core/context.js";
@@ -14,8 +15,6 @@ import type { RequestActor } from "./request.js";
 export interface Session {
   context: CommandContext;
   store: StackStore;
-  /** The head commit now (after any commit this session made). */
-  head(): string;
 }
 
 /** Who asks, and which request this is (its id names what each command writes). */
@@ -58,5 +57,5 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
     ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),
     ...(ports.progress ? { progress: ports.progress } : {}),
   };
-  return { context, store, head: () => head };
+  return { context, store };
 }

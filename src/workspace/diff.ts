@@ -47,25 +47,6 @@ export async function renderDiff(changes: ChangeSet): Promise<string> {
   return parts.length === 0 ? "" : `${parts.join("\n")}\n`;
 }
 
-export interface DiffStat {
-  files: number;
-  additions: number;
-  deletions: number;
-}
-
-/** Counts of a rendered diff, for summaries. */
-export function diffStat(diff: string): DiffStat {
-  let files = 0;
-  let additions = 0;
-  let deletions = 0;
-  for (const line of diff.split("\n")) {
-    if (line.startsWith("diff --git ")) files++;
-    else if (line.startsWith("+") && !line.startsWith("+++ ")) additions++;
-    else if (line.startsWith("-") && !line.startsWith("--- ")) deletions++;
-  }
-  return { files, additions, deletions };
-}
-
 export interface DiffHunk {
   path: string;
   /** First line of the hunk in the file as it is now (1-based), and how many lines it spans. */

@@ -1,5 +1,6 @@
 import { createToolAPI, executeTool, STORE_UNAVAILABLE } from "../../src/core/execution.js";
 import { UserError } from "../../src/errors.js";
+import { LOCAL_RESOLVE_COMMANDS } from "../../src/core/messages.js";
 import { Runtime } from "../../src/core/runtime.js";
 import { ToolRegistry } from "../../src/core/registry.js";
 import type { CustomToolFactory } from "../../src/core/tool.js";
@@ -265,6 +266,25 @@ describe("commands and steering (spec §7)", () => {
     );
     const empty = await runtime.handleComment("/resolve discard a\n/resolve discard b", h.context);
     expect(empty.steering).toBeUndefined();
+  });
+
+  test("a full stack refuses the preview and names the front end's resolve commands", async () => {
+    const h = await harness([noteTool]);
+    const runtime = new Runtime(h.registry);
+    h.context.limits = { maxCommandsPerComment: 10, maxPending: 1 };
+    await runtime.handleComment("/note a", h.context);
+    const stackFull = (commands: string) =>
+      `This pull request already has 1 pending actions, the most it may hold (1; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${commands}.`;
+    expect((await runtime.handleComment("/note b", h.context)).outcomes[0]).toMatchObject({
+      ok: false,
+      message: stackFull("`/resolve apply <reason>` or `/resolve discard <reason>`"),
+    });
+    h.context.resolveCommands = LOCAL_RESOLVE_COMMANDS;
+    expect((await runtime.handleComment("/note b", h.context)).outcomes[0]).toMatchObject({
+      ok: false,
+      message: stackFull('`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`'),
+    });
+    expect((await h.store.list()).map((record) => record.label)).toEqual(["Note: a"]);
   });
 
   test("/pending lists newest first; /help lists tools and explains resolve separately", async () => {

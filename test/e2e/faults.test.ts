@@ -3,6 +3,7 @@
  * after the ref moved, check-run updates failing after the commit, a 200-command comment.
  */
 import { comment, deliver, runsOn, useBot, type Bot } from "./harness.js";
+import { shortSha } from "../../src/core/revision.js";
 
 const REPO = "acme/faults";
 const FILES = {
@@ -57,7 +58,7 @@ test("check-run updates failing after the commit: the reply says it is committed
   const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply debug level");
   const commits = await commitsSince("fault-checks", pr.headSha);
   expect(commits).toHaveLength(1);
-  expect(applied.reply).toContain(`The edit is committed (${commits[0]!.slice(0, 12)}), but marking it applied on the pull request failed`);
+  expect(applied.reply).toContain(`The edit is committed (${shortSha(commits[0]!)}), but marking it applied on the pull request failed`);
   expect(applied.reply).not.toContain("Something went wrong");
   bot.gh.clearFaults();
 
@@ -92,7 +93,7 @@ test("check-run updates failing after the commit, then GitHub's push event: the 
   const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply debug level");
   expect(fault.hits).toBe(4);
   const [commit] = await commitsSince("fault-push", pr.headSha);
-  expect(applied.reply).toContain(`The edit is committed (${commit!.slice(0, 12)}), but marking it applied on the pull request failed`);
+  expect(applied.reply).toContain(`The edit is committed (${shortSha(commit!)}), but marking it applied on the pull request failed`);
 
   // GitHub tells the bot about its own push, as it does for every push to the branch.
   const sync = await bot.gh.webhooks.pullRequest({

@@ -99,9 +99,6 @@ const BY_NAME = new Map<string, AstLang>(
   AST_LANGS.flatMap((lang) => [lang.toLowerCase(), ...(ALIASES[lang] ?? [])].map((name) => [name, lang] as const)),
 );
 
-/** Names accepted for the `lang` parameter: each language's lower-case name, then its aliases. */
-export const LANG_NAMES: readonly string[] = [...BY_NAME.keys()];
-
 /** The language the CLI gives a file by its extension, or undefined when it has none for it. */
 export function langForPath(path: string): AstLang | undefined {
   const base = path.slice(path.lastIndexOf("/") + 1);
