@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 
 export type CorpusName = "tiny" | "rxjs" | "effect" | "large";
-export type Section = "ast-edit" | "ts" | "api" | "memory";
-export const SECTIONS: readonly Section[] = ["ast-edit", "ts", "api", "memory"];
+export type Section = "ast-edit" | "ts" | "api" | "memory" | "intake";
+export const SECTIONS: readonly Section[] = ["ast-edit", "ts", "api", "memory", "intake"];
 
 export interface BenchOptions {
   /** Corpus the ast-edit headline and memory use: tiny (generated, for the smoke test) or large. */
@@ -27,7 +27,7 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [--corpus large|tiny] [--runs N] [--jscodeshift-runs N]
-       [--only ast-edit,ts,api,memory] [--api-sizes 1,10,100,1000] [--out bench/results.json] [--small] [--ts-runs N]`;
+       [--only ast-edit,ts,api,memory,intake] [--api-sizes 1,10,100,1000] [--out bench/results.json] [--small] [--ts-runs N]`;
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
