@@ -9,6 +9,7 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
+import type { LineAnchor } from "./context.js";
 import type { AnyToolDefinition } from "./tool.js";
 import { describeSchemaError } from "./schema-errors.js";
 
@@ -94,7 +95,11 @@ function convert(prop: Property, raw: string, errors: string[]): unknown {
   }
 }
 
-export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">): Binding {
+/**
+ * `anchor`: the lines the command was written on (a review comment on a line); a tool with
+ * `atLines` scopes the parameters as given to them before defaults and validation.
+ */
+export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">, anchor?: LineAnchor): Binding {
   const schema = tool.parameters as TSchema;
   const props = describeParameters(schema);
   const byOption = new Map<string, Property>();
@@ -159,6 +164,7 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
 
   bindPositionals(tool, props, positionals, params, givenArrays, errors);
   if (errors.length > 0) return { ok: false, errors };
+  if (anchor && tool.atLines) params = tool.atLines(params, anchor);
 
   const withDefaults = Value.Default(schema, params) as Record<string, unknown>;
   const value = Value.Convert(schema, withDefaults) as Record<string, unknown>;

@@ -124,7 +124,7 @@ export class Runtime {
         message: `Unknown command \`${typed}\`. Known commands: ${known.map((name) => `\`${name}\``).join(", ")}.`,
       };
     }
-    const binding = bindArguments(tool, command);
+    const binding = bindArguments(tool, command, ctx.anchor);
     if (!binding.ok) {
       const errors = binding.errors.map((error) => `- ${error}`).join("\n");
       return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n\n${errors}\n\n${usageBlock(tool)}` };

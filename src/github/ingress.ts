@@ -1,12 +1,12 @@
 /**
- * Ingress: a GitHub webhook event becomes a Request, or nothing. Only what the bot acts on passes:
- * comments with slash commands on pull requests (not from bots), the gate check's Apply/Discard
- * buttons, pushes, opened/reopened/closed pull requests, check suites and our own check runs
- * re-requested or gone stale. Reading the event is all it does: no API calls.
+ * Ingress: a GitHub webhook event becomes a Request (an intent plus its origin), or nothing. Only
+ * what the bot acts on passes: comments with slash commands on pull requests (not from bots), the
+ * gate check's Apply/Discard buttons, pushes, opened/reopened/closed pull requests, check suites
+ * and our own check runs re-requested or gone stale. Reading the event is all it does: no API calls.
  */
 import type { Context } from "probot";
 import { parseCommands } from "../core/commands.js";
-import type { Request, RequestActor, Trigger } from "../pipeline/request.js";
+import { REQUEST_VERSION, type Intent, type Origin, type Request, type RequestActor } from "../pipeline/request.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
 import { actionIdOf } from "./lifecycle.js";
@@ -40,16 +40,20 @@ interface Common {
   sender: { login: string; id: number };
 }
 
-function request(delivery: Delivery, pullRequest: number, trigger: Trigger, actor?: RequestActor): Request {
+const NO_ORIGIN: Origin = { kind: "none" };
+
+function request(delivery: Delivery, pullRequest: number, intent: Intent, origin: Origin, actor?: RequestActor): Request {
   const payload = delivery.payload as Common;
   const installationId = payload.installation?.id;
   return {
-    ...(installationId === undefined ? {} : { installationId }),
+    version: REQUEST_VERSION,
+    forge: { id: "github", ...(installationId === undefined ? {} : { installationId }) },
     repository: { owner: payload.repository.owner.login, repo: payload.repository.name },
     pullRequest,
     actor: actor ?? { login: payload.sender.login, id: payload.sender.id },
-    deliveryId: delivery.id,
-    trigger,
+    id: delivery.id,
+    intent,
+    origin,
   };
 }
 
@@ -73,7 +77,7 @@ function fromComment(delivery: Delivery<"issue_comment.created">): Request | und
   const commands = parseCommands(payload.comment.body ?? "");
   if (commands.length === 0 || !payload.comment.user) return undefined;
   const actor = { login: payload.comment.user.login, id: payload.comment.user.id };
-  return request(delivery, payload.issue.number, { kind: "comment", commentId: payload.comment.id, commands }, actor);
+  return request(delivery, payload.issue.number, { kind: "commands", commands }, { kind: "comment", commentId: payload.comment.id }, actor);
 }
 
 function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): Request | undefined {
@@ -83,7 +87,9 @@ function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): 
   const action = payload.requested_action?.identifier;
   if (action !== "apply" && action !== "discard") return undefined;
   const number = runPullRequest(run);
-  return number === undefined ? undefined : request(delivery, number, { kind: "button", action, checkRunId: run.id });
+  return number === undefined
+    ? undefined
+    : request(delivery, number, { kind: "resolve-newest", action }, { kind: "button", checkRunId: run.id });
 }
 
 function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request | undefined {
@@ -91,7 +97,7 @@ function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request |
   const number = runPullRequest(run);
   if (!isOurRun(run.name) || number === undefined) return undefined;
   const actionId = actionIdOf({ name: run.name, conclusion: run.conclusion, output: run.output });
-  return request(delivery, number, { kind: "rerequested", checkRunId: run.id, name: run.name, ...(actionId ? { actionId } : {}) });
+  return request(delivery, number, { kind: "re-preview", ...(actionId ? { actionId } : {}) }, NO_ORIGIN);
 }
 
 function fromCompleted(delivery: Delivery<"check_run.completed">): Request | undefined {
@@ -99,13 +105,13 @@ function fromCompleted(delivery: Delivery<"check_run.completed">): Request | und
   // Our own runs complete all the time (apply, discard, moves): only GitHub's "stale" is news.
   if (run.conclusion !== "stale" || !isOurRun(run.name)) return undefined;
   const number = runPullRequest(run);
-  return number === undefined ? undefined : request(delivery, number, { kind: "stale", checkRunId: run.id });
+  return number === undefined ? undefined : request(delivery, number, { kind: "refresh" }, NO_ORIGIN);
 }
 
 function fromCheckSuite(delivery: Delivery<"check_suite.requested" | "check_suite.rerequested">): Request | undefined {
   const suite = delivery.payload.check_suite;
   const number = suite.pull_requests[0]?.number;
-  return number === undefined ? undefined : request(delivery, number, { kind: "check_suite", headSha: suite.head_sha });
+  return number === undefined ? undefined : request(delivery, number, { kind: "refresh" }, NO_ORIGIN);
 }
 
 function fromPullRequest(
@@ -115,11 +121,11 @@ function fromPullRequest(
   const number = payload.pull_request.number;
   switch (payload.action) {
     case "synchronize":
-      return request(delivery, number, { kind: "push", before: payload.before, after: payload.after });
+      return request(delivery, number, { kind: "head-moved", before: payload.before, after: payload.after }, NO_ORIGIN);
     case "closed":
-      return request(delivery, number, { kind: "closed", merged: payload.pull_request.merged === true });
+      return request(delivery, number, { kind: "closed", merged: payload.pull_request.merged === true }, NO_ORIGIN);
     default:
-      return request(delivery, number, { kind: payload.action });
+      return request(delivery, number, { kind: "opened" }, NO_ORIGIN);
   }
 }
 

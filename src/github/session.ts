@@ -1,20 +1,22 @@
 /**
  * The GitHub adapter's ports for one request: configuration from the default branch, the
  * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head as a
- * tarball, one commit through the Git Data API, and the reply comment with its reactions.
+ * tarball, one commit through the Git Data API, and the reply with its reactions through the reply
+ * channel of the request's origin (reply-channel.ts).
  */
 import { commitMessage } from "../core/commit-message.js";
 import { once, type Progress } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
-import type { Reply, ReplyStatus } from "../pipeline/reply.js";
+import type { Reply } from "../pipeline/reply.js";
 import type { Request, RequestActor } from "../pipeline/request.js";
 import { CheckRunStore } from "./check-run-store.js";
 import { commitChangeSet } from "./commit-writer.js";
 import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { allows, permissionOf } from "./permissions.js";
 import { readJournal, requestTrailer } from "./journal.js";
-import { renderGitHubReply, repliedStatus, requestMarker } from "./replies.js";
+import { renderGitHubReply, requestMarker } from "./replies.js";
+import { replyChannel } from "./reply-channel.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
@@ -36,12 +38,6 @@ export interface GitHubPortsOptions {
   /** The request runs again (an earlier run was cut short): what that run did is looked up first. */
   rerun?: boolean;
   progress?: Progress;
-}
-
-type Reaction = "eyes" | "rocket" | "confused";
-
-export async function react(octokit: GitHubClient, repo: RepoRef, commentId: number, content: Reaction): Promise<void> {
-  await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
 }
 
 /**
@@ -89,20 +85,6 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
-/** The status of this request's reply, when the bot already posted it (newest comments first). */
-async function sentReply(octokit: GitHubClient, request: Request): Promise<ReplyStatus | undefined> {
-  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-    ...request.repository,
-    issue_number: request.pullRequest,
-    per_page: 100,
-  });
-  for (const comment of comments.reverse()) {
-    const status = comment.user?.type === "Bot" ? repliedStatus(comment.body ?? "", request.deliveryId) : undefined;
-    if (status) return status;
-  }
-  return undefined;
-}
-
 /** The first command the actor may not run, with the permission it needs. */
 async function permissionRefusal(
   octokit: GitHubClient,
@@ -126,7 +108,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   const commitUrl = (sha: string) => `${options.webUrl}/${repo.owner}/${repo.repo}/commit/${sha}`;
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
   const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
-  const commentId = request.trigger.kind === "comment" ? request.trigger.commentId : undefined;
+  const channel = replyChannel(octokit, request);
   // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
   const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
     new CheckRunStore(
@@ -142,6 +124,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   return {
     runtime: options.runtime,
     log: options.log,
+    buttonPlace: "the Checks tab",
     ...(options.progress ? { progress: options.progress } : {}),
     config: {
       load: once(() => loadRepoConfig(() => readRepoConfigFile(octokit, repo), options.runtime.registry)),
@@ -150,7 +133,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
     pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
     // Only a re-run looks back at what its interrupted run did (github/journal.ts).
-    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.deliveryId, options.appId) } } : {}),
+    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, options.appId) } } : {}),
     stack: { open: openStore },
     lifecycle: {
       refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
@@ -182,7 +165,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
           reason: commit.reason,
           template: config.commitMessage,
           // Resolve-Request names the request's step: if it runs again after this commit, it is not applied twice.
-          trailers: [requestTrailer(commit.requestStep ?? request.deliveryId), `Co-authored-by: ${actor.login} <${address}>`],
+          trailers: [requestTrailer(commit.requestStep ?? request.id), `Co-authored-by: ${actor.login} <${address}>`],
         });
         return commitChangeSet(octokit, { ...pr, headSha: parent }, changes, {
           message,
@@ -193,14 +176,12 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     reply: {
       async send(reply: Reply) {
         const body = renderGitHubReply(reply, commitUrl);
-        const marked = `${body}\n\n${requestMarker(request.deliveryId, reply.status)}`;
-        await octokit.rest.issues.createComment({ ...repo, issue_number: request.pullRequest, body: marked });
+        const marked = `${body}\n\n${requestMarker(request.id, reply.status)}`;
+        await channel.post(marked);
         options.onReply?.(marked);
       },
-      async finish(ok) {
-        if (commentId !== undefined) await react(octokit, repo, commentId, ok ? "rocket" : "confused");
-      },
-      ...(options.rerun ? { sent: () => sentReply(octokit, request) } : {}),
+      finish: (ok) => channel.finish(ok),
+      ...(options.rerun ? { sent: () => channel.sent(request.id) } : {}),
     },
   };
 }

@@ -95,10 +95,14 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   commit: {
     commit(pr: P, parent: string, changes: ChangeSet, request: CommitRequest, actor: RequestActor, config: C): Promise<string | undefined>;
   };
+  /**
+   * The reply channel, chosen by the forge for the request's origin (GitHub: the conversation, or
+   * the review thread of a line comment, with reactions on the comment that asked).
+   */
   reply: {
     /** Says the reply (a comment on GitHub; stdout and stderr locally). */
     send(reply: Reply): Promise<void>;
-    /** Marks a comment's request as finished (GitHub: 🚀 or 😕). */
+    /** Marks the request as finished where it was asked (GitHub: 🚀 or 😕 on the comment). */
     finish?(ok: boolean): Promise<void>;
     /**
      * The status of this request's reply when an earlier run already said it (it was interrupted
@@ -111,6 +115,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   progress?: Progress;
   /** Stack upkeep for forge events; a forge without such events leaves it out. */
   lifecycle?: LifecyclePort<C, P>;
+  /** Where this forge's resolve buttons are, for the reason a button's resolve records (e.g. "the Checks tab"). */
+  buttonPlace?: string;
   /** How this forge says the resolve commands in hints (default: the PR comment syntax). */
   resolveCommands?: string;
 }

@@ -7,10 +7,10 @@ import { RequestError } from "@octokit/request-error";
 import { parseCommands } from "../../src/core/commands.js";
 import { UserError } from "../../src/errors.js";
 import { RetryableJobError } from "../../src/jobs/job-queue.js";
-import type { ExecuteResult } from "../../src/pipeline/execute.js";
+import type { ExecuteResult } from "../../src/pipeline/forge.js";
 import { pooledExecute } from "../../src/pipeline/pooled-execute.js";
 import type { AnyPorts } from "../../src/pipeline/ports.js";
-import type { Request } from "../../src/pipeline/request.js";
+import { REQUEST_VERSION, type Request } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
 import { TransientFailure, transientFailure } from "../../src/pipeline/transient.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
@@ -54,12 +54,14 @@ describe("transientFailure", () => {
 });
 
 const COMMENT: Request = {
-  installationId: 1,
+  version: REQUEST_VERSION,
+  forge: { id: "github", installationId: 1 },
   repository: { owner: "acme", repo: "w" },
   pullRequest: 3,
   actor: { login: "alice" },
-  deliveryId: "d-1",
-  trigger: { kind: "comment", commentId: 11, commands: parseCommands("/pending") },
+  id: "d-1",
+  intent: { kind: "commands", commands: parseCommands("/pending") },
+  origin: { kind: "comment", commentId: 11 },
 };
 
 test("runRequest hands a transient failure back instead of apologising: no reply, no reaction", async () => {
