@@ -1,7 +1,7 @@
 /**
  * Ingress: a GitHub webhook event becomes a Request (an intent plus its origin), or nothing. Only
- * what the bot acts on passes: comments with slash commands on pull requests (not from bots), the
- * gate check's Apply/Discard buttons, pushes, opened/reopened/closed pull requests, check suites
+ * what the bot acts on passes: slash commands (not from bots) in pull request comments, in review
+ * comments on lines of the diff and in submitted review bodies, the gate check's Apply/Discard buttons, pushes, opened/reopened/closed pull requests, check suites
  * and our own check runs re-requested or gone stale. Reading the event is all it does: no API calls.
  */
 import type { Context } from "probot";
@@ -14,6 +14,8 @@ import { actionIdOf } from "./lifecycle.js";
 /** The webhook events ingress reads (Probot `app.on` names). */
 export const INGRESS_EVENTS = [
   "issue_comment.created",
+  "pull_request_review_comment.created",
+  "pull_request_review.submitted",
   "check_run.requested_action",
   "check_run.rerequested",
   "check_run.completed",
@@ -80,6 +82,44 @@ function fromComment(delivery: Delivery<"issue_comment.created">): Request | und
   return request(delivery, payload.issue.number, { kind: "commands", commands }, { kind: "comment", commentId: payload.comment.id }, actor);
 }
 
+/**
+ * A review comment on lines of the diff (or a reply in its thread, which carries the thread's
+ * lines): its commands are scoped to those lines. GitHub sends `line: null` once the lines left
+ * the diff (outdated); `side` LEFT numbers the base's lines.
+ */
+function fromReviewComment(delivery: Delivery<"pull_request_review_comment.created">): Request | undefined {
+  const { payload } = delivery;
+  const comment = payload.comment;
+  const user = comment.user;
+  if (!user || user.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const commands = parseCommands(comment.body);
+  if (commands.length === 0) return undefined;
+  const line = comment.line ?? null;
+  const side = comment.side === "LEFT" ? "base" : "head";
+  // A range whose first line is on the other side cannot be scoped to one version: its last line only.
+  const start = comment.start_line !== null && (comment.start_side ?? comment.side) === comment.side ? comment.start_line : line;
+  const origin: Origin = {
+    kind: "line-comment",
+    commentId: comment.id,
+    threadId: comment.in_reply_to_id ?? comment.id,
+    path: comment.path,
+    ...(line === null ? {} : { lines: { start: start ?? line, end: line } }),
+    side,
+  };
+  return request(delivery, payload.pull_request.number, { kind: "commands", commands }, origin, { login: user.login, id: user.id });
+}
+
+/** A submitted review's body: its commands run in order, like a comment's, answered in the conversation. */
+function fromReview(delivery: Delivery<"pull_request_review.submitted">): Request | undefined {
+  const { payload } = delivery;
+  const review = payload.review;
+  if (!review.user || review.user.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const commands = parseCommands(review.body ?? "");
+  if (commands.length === 0) return undefined;
+  const actor = { login: review.user.login, id: review.user.id };
+  return request(delivery, payload.pull_request.number, { kind: "commands", commands }, { kind: "review", reviewId: review.id }, actor);
+}
+
 function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): Request | undefined {
   const { payload } = delivery;
   const run = payload.check_run;
@@ -135,6 +175,10 @@ export function toRequest(delivery: Delivery): Request | undefined {
   switch (`${delivery.name}.${action}` as IngressEvent) {
     case "issue_comment.created":
       return fromComment(delivery);
+    case "pull_request_review_comment.created":
+      return fromReviewComment(delivery);
+    case "pull_request_review.submitted":
+      return fromReview(delivery);
     case "check_run.requested_action":
       return fromRequestedAction(delivery);
     case "check_run.rerequested":

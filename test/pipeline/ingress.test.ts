@@ -155,3 +155,52 @@ describe("pull requests", () => {
     expect(toRequest(delivery("pull_request", "labeled"))).toBeUndefined();
   });
 });
+
+describe("review comments and reviews", () => {
+  function reviewComment(body: string, edit: (comment: Json) => void = () => undefined): Delivery {
+    return delivery("pull_request_review_comment", "created", (payload) => {
+      payload.pull_request.number = 5;
+      Object.assign(payload.comment, { id: 31, body, path: "src/a.ts", line: 8, start_line: 6, side: "RIGHT", start_side: "RIGHT" });
+      payload.comment.user = { ...payload.comment.user, login: "alice", id: 5, type: "User" };
+      delete payload.comment.in_reply_to_id;
+      edit(payload.comment);
+    });
+  }
+
+  test("a command on lines of the diff carries the file, the lines and the side; a reply names its thread", () => {
+    expect(toRequest(reviewComment("/move src/b.ts"))).toMatchObject({
+      pullRequest: 5,
+      actor: { login: "alice", id: 5 },
+      intent: { kind: "commands", commands: [{ name: "move", args: "src/b.ts" }] },
+      origin: { kind: "line-comment", commentId: 31, threadId: 31, path: "src/a.ts", lines: { start: 6, end: 8 }, side: "head" },
+    });
+    const reply = toRequest(reviewComment("/pending", (comment) => (comment.in_reply_to_id = 30)));
+    expect(reply?.origin).toMatchObject({ commentId: 31, threadId: 30 });
+    const single = toRequest(reviewComment("/pending", (comment) => (comment.start_line = null)));
+    expect(single?.origin).toMatchObject({ lines: { start: 8, end: 8 } });
+  });
+
+  test("an outdated comment has no lines; a base-side one says so; bots and comments without commands are ignored", () => {
+    const outdated = toRequest(reviewComment("/pending", (comment) => Object.assign(comment, { line: null, start_line: null })));
+    expect(outdated?.origin).toEqual({ kind: "line-comment", commentId: 31, threadId: 31, path: "src/a.ts", side: "head" });
+    expect(toRequest(reviewComment("/pending", (comment) => (comment.side = "LEFT")))?.origin).toMatchObject({ side: "base" });
+    expect(toRequest(reviewComment("/pending", (comment) => (comment.user.type = "Bot")))).toBeUndefined();
+    expect(toRequest(reviewComment("nice line"))).toBeUndefined();
+  });
+
+  test("a submitted review's body is a commands request answered in the conversation", () => {
+    const review = delivery("pull_request_review", "submitted", (payload) => {
+      payload.pull_request.number = 6;
+      Object.assign(payload.review, { id: 77, body: "LGTM but\n/pending" });
+      payload.review.user = { ...payload.review.user, login: "bob", id: 6, type: "User" };
+    });
+    expect(toRequest(review)).toMatchObject({
+      pullRequest: 6,
+      actor: { login: "bob", id: 6 },
+      intent: { kind: "commands", commands: [{ name: "pending" }] },
+      origin: { kind: "review", reviewId: 77 },
+    });
+    const empty = delivery("pull_request_review", "submitted", (payload) => (payload.review.body = null));
+    expect(toRequest(empty)).toBeUndefined();
+  });
+});
