@@ -15,7 +15,7 @@ import type { Job, JobQueue } from "./jobs/job-queue.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/forge.js";
 import { pooledExecute } from "./pipeline/pooled-execute.js";
-import { awaitsReply, requestKey, type Request } from "./pipeline/request.js";
+import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "./pipeline/request.js";
 import { readStoredRequest } from "./pipeline/stored-request.js";
 import { createRegistry } from "./tools/index.js";
 import { workerPoolSettingsFromEnv } from "./workers/limits.js";
@@ -114,7 +114,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         request.id,
         () => queue.submit({ id: request.id, key: requestKey(request), payload: request }),
         async () => {
-          if (!awaitsReply(request.origin)) return;
+          if (!acknowledgedAtIntake(request.origin)) return;
           // The acknowledgement is a courtesy: if it fails, the command still runs.
           await replyChannel(context.octokit, request)
             .acknowledge()

@@ -5,7 +5,8 @@
  * and our own check runs re-requested or gone stale. Reading the event is all it does: no API calls.
  */
 import type { Context } from "probot";
-import { parseCommands } from "../core/commands.js";
+import { createHash } from "node:crypto";
+import { addedCommands, parseCommands } from "../core/commands.js";
 import { REQUEST_VERSION, type Intent, type Origin, type Request, type RequestActor } from "../pipeline/request.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
@@ -14,6 +15,7 @@ import { actionIdOf } from "./lifecycle.js";
 /** The webhook events ingress reads (Probot `app.on` names). */
 export const INGRESS_EVENTS = [
   "issue_comment.created",
+  "issue_comment.edited",
   "pull_request_review_comment.created",
   "pull_request_review.submitted",
   "check_run.requested_action",
@@ -120,6 +122,25 @@ function fromReview(delivery: Delivery<"pull_request_review.submitted">): Reques
   return request(delivery, payload.pull_request.number, { kind: "commands", commands }, { kind: "review", reviewId: review.id }, actor);
 }
 
+/**
+ * An edited comment: only the commands the edit added (by text and occurrence, so moving a line
+ * adds nothing), each with a short key; whether edits run at all is the repository's setting,
+ * read when the request runs.
+ */
+function fromEditedComment(delivery: Delivery<"issue_comment.edited">): Request | undefined {
+  const { payload } = delivery;
+  if (!payload.issue.pull_request || !payload.comment.user) return undefined;
+  if (payload.comment.user.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const before = payload.changes.body?.from;
+  if (before === undefined) return undefined;
+  const added = addedCommands(before, payload.comment.body ?? "");
+  if (added.length === 0) return undefined;
+  const keys = added.map(({ key }) => createHash("sha256").update(key).digest("hex").slice(0, 16));
+  const actor = { login: payload.comment.user.login, id: payload.comment.user.id };
+  const origin: Origin = { kind: "comment", commentId: payload.comment.id, edit: { keys } };
+  return request(delivery, payload.issue.number, { kind: "commands", commands: added.map(({ command }) => command) }, origin, actor);
+}
+
 function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): Request | undefined {
   const { payload } = delivery;
   const run = payload.check_run;
@@ -175,6 +196,8 @@ export function toRequest(delivery: Delivery): Request | undefined {
   switch (`${delivery.name}.${action}` as IngressEvent) {
     case "issue_comment.created":
       return fromComment(delivery);
+    case "issue_comment.edited":
+      return fromEditedComment(delivery);
     case "pull_request_review_comment.created":
       return fromReviewComment(delivery);
     case "pull_request_review.submitted":

@@ -15,7 +15,7 @@ import { commitChangeSet } from "./commit-writer.js";
 import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { allows, permissionOf } from "./permissions.js";
 import { readJournal, requestTrailer } from "./journal.js";
-import { renderGitHubReply, requestMarker } from "./replies.js";
+import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
 import { replyChannel } from "./reply-channel.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
@@ -85,6 +85,23 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
+/** Marks which commands of an edited comment this reply ran (the pipeline's `reply.ran`), for later edits. */
+function ranOfEdit(request: Request, reply: Reply): string {
+  const origin = request.origin;
+  if (origin.kind !== "comment" || reply.ran === undefined || reply.ran.length === 0) return "";
+  return `\n${ranMarker(origin.commentId, reply.ran)}`;
+}
+
+/** What earlier edits of the comment ran, from the app's replies in the conversation. */
+async function ranBefore(octokit: GitHubClient, request: Request, commentId: number): Promise<Set<string>> {
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    ...request.repository,
+    issue_number: request.pullRequest,
+    per_page: 100,
+  });
+  return new Set(comments.flatMap((comment) => (comment.user?.type === "Bot" ? ranKeys(comment.body ?? "", commentId) : [])));
+}
+
 /** The first command the actor may not run, with the permission it needs. */
 async function permissionRefusal(
   octokit: GitHubClient,
@@ -109,6 +126,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
   const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
   const channel = replyChannel(octokit, request);
+  const edited = request.origin.kind === "comment" && request.origin.edit ? request.origin : undefined;
   // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
   const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
     new CheckRunStore(
@@ -176,11 +194,13 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     reply: {
       async send(reply: Reply) {
         const body = renderGitHubReply(reply, commitUrl);
-        const marked = `${body}\n\n${requestMarker(request.id, reply.status)}`;
+        const marked = `${body}\n\n${requestMarker(request.id, reply.status)}${ranOfEdit(request, reply)}`;
         await channel.post(marked);
         options.onReply?.(marked);
       },
       finish: (ok) => channel.finish(ok),
+      acknowledge: () => channel.acknowledge(),
+      ...(edited ? { ran: () => ranBefore(octokit, request, edited.commentId) } : {}),
       ...(options.rerun ? { sent: () => channel.sent(request.id) } : {}),
     },
   };

@@ -17,6 +17,8 @@ export interface RequestConfig {
   commandLimits: CommandLimits;
   /** Enabled tools, normalised names; every tool when absent. */
   tools?: string[];
+  /** Commands added to a comment by editing it run (once); off when absent. */
+  runOnEdit?: boolean;
 }
 
 /** A configuration that could not be used names its file and each problem. */
@@ -102,6 +104,10 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   reply: {
     /** Says the reply (a comment on GitHub; stdout and stderr locally). */
     send(reply: Reply): Promise<void>;
+    /** Says the request is taken where it was asked (GitHub: 👀), when intake could not (an edit). */
+    acknowledge?(): Promise<void>;
+    /** An edited comment's commands that earlier edits already ran, by key (the origin's `edit.keys`). */
+    ran?(): Promise<Set<string>>;
     /** Marks the request as finished where it was asked (GitHub: 🚀 or 😕 on the comment). */
     finish?(ok: boolean): Promise<void>;
     /**

@@ -43,8 +43,15 @@ const LinesSchema = Type.Object({ start: Type.Integer({ minimum: 1 }), end: Type
 
 /** Where it was asked: what is acknowledged and answered, and what a line's commands are scoped to. */
 export const OriginSchema = Type.Union([
-  /** A comment in the pull request's conversation. */
-  Type.Object({ kind: Type.Literal("comment"), commentId: Type.Integer() }),
+  /**
+   * A comment in the pull request's conversation. `edit`: the commands were added by editing it;
+   * `keys` name each (parallel to the intent's commands), so an edit never runs one twice.
+   */
+  Type.Object({
+    kind: Type.Literal("comment"),
+    commentId: Type.Integer(),
+    edit: Type.Optional(Type.Object({ keys: Type.Array(Type.String()) })),
+  }),
   /**
    * A comment on lines of a file in the diff. `side` says which version the lines number:
    * `head` (the pull request's) or `base`. `lines` is absent when the comment is outdated: its
@@ -106,6 +113,14 @@ export type ForgeId = ForgeRef["id"];
 /** Someone asked and waits for an answer: acknowledged, answered (failures too), finished with 🚀/😕. */
 export function awaitsReply(origin: Origin): boolean {
   return origin.kind !== "none";
+}
+
+/**
+ * Acknowledged (👀) as soon as it is recorded. An edit is acknowledged only once the repository's
+ * configuration says edits run, so a repository that does not run them sees nothing.
+ */
+export function acknowledgedAtIntake(origin: Origin): boolean {
+  return awaitsReply(origin) && !(origin.kind === "comment" && origin.edit !== undefined);
 }
 
 /** The serialisation key: one pull request's requests run one at a time, in order. */

@@ -40,7 +40,10 @@ const HANDLERS: { [K in IntentKind]: IntentHandler<K> } = {
   "re-preview": onLifecycle,
 };
 
-export async function runRequest(request: Request, ports: AnyPorts): Promise<RequestResult> {
+export async function runRequest(asked: Request, ports: AnyPorts): Promise<RequestResult> {
+  // An edited comment: only what the edit added, never what ran before, and only where edits run.
+  const request = await editedCommands(asked, ports);
+  if (request === undefined) return { status: "ok" };
   const handler = HANDLERS[request.intent.kind] as IntentHandler<IntentKind>;
   const answersFailures = awaitsReply(request.origin);
   // A re-run whose reply is already out (the run was cut short after saying it): only finish.
@@ -65,6 +68,35 @@ export async function runRequest(request: Request, ports: AnyPorts): Promise<Req
   }
   await ports.reply.finish?.(result.status === "ok");
   return result;
+}
+
+/**
+ * The request with the commands an edit added that no earlier edit ran; undefined when there are
+ * none or the repository does not run edits (then nothing is said or marked at all). Otherwise the
+ * request is acknowledged here, as intake could not know it would run.
+ */
+async function editedCommands(request: Request, ports: AnyPorts): Promise<Request | undefined> {
+  const origin = request.origin;
+  if (origin.kind !== "comment" || origin.edit === undefined || request.intent.kind !== "commands") return request;
+  const loaded = await ports.config.load();
+  if (!loaded.ok || loaded.config.runOnEdit !== true) return undefined;
+  const ran = (await ports.reply.ran?.()) ?? new Set<string>();
+  const commands = request.intent.commands;
+  const kept = origin.edit.keys.flatMap((key, index) => (ran.has(key) ? [] : [{ key, command: commands[index]! }]));
+  if (kept.length === 0) return undefined;
+  await ports.reply.acknowledge?.();
+  return {
+    ...request,
+    intent: { kind: "commands", commands: kept.map(({ command }) => command) },
+    origin: { ...origin, edit: { keys: kept.map(({ key }) => key) } },
+  };
+}
+
+/** Which lines of an edited comment this answers, and the keys of those that ran (had an outcome). */
+function editPreface(request: Request, outcomes: number): Pick<Reply, "preface" | "ran"> {
+  if (request.origin.kind !== "comment" || request.origin.edit === undefined || request.intent.kind !== "commands") return {};
+  const lines = request.intent.commands.map((command) => `line ${command.line} (\`/${command.typed}\`)`);
+  return { preface: `This answers what your edit added: ${lines.join(", ")}.`, ran: request.origin.edit.keys.slice(0, outcomes) };
 }
 
 /** A refusal or notice that ran nothing: still ends with the steering line (spec §7). */
@@ -120,12 +152,16 @@ async function onCommands(request: Request, intent: IntentOf<"commands">, ports:
     intent.commands.map((command) => command.name),
     ports,
   );
-  if ("refused" in prepared) return prepared.refused;
+  if ("refused" in prepared) return { ...prepared.refused, ...editPreface(request, 0) };
   const { session } = prepared;
   const result = await ports.runtime.handleCommands(intent.commands, session.context);
   // Only a changed stack touches the gate: a refused or failed command writes nothing.
   if (result.outcomes.some(changesStack)) await refreshGate(session.store, ports.log);
-  return { status: result.outcomes.every((outcome) => outcome.ok) ? "ok" : "user-error", ...result };
+  return {
+    status: result.outcomes.every((outcome) => outcome.ok) ? "ok" : "user-error",
+    ...result,
+    ...editPreface(request, result.outcomes.length),
+  };
 }
 
 /** Apply or discard the top of the stack (GitHub: the gate check's buttons). */

@@ -58,14 +58,32 @@ describe("comments", () => {
     expect(toRequest(prComment("```\n/ast-edit --pat a --out b\n```"))).toBeUndefined();
   });
 
-  test("edited and deleted comments are not commands", () => {
-    for (const action of ["edited", "deleted"]) {
-      const changed = delivery("issue_comment", action, (payload) => {
-        payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
-        payload.comment.body = "/pending";
-      });
-      expect(toRequest(changed)).toBeUndefined();
-    }
+  test("an edit's request holds only the commands it added, keyed by text and occurrence; deleted comments are nothing", () => {
+    const edited = (from: string, body: string) =>
+      toRequest(
+        delivery("issue_comment", "edited", (payload) => {
+          payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
+          payload.comment.body = body;
+          payload.comment.id = 902;
+          payload.changes = { body: { from } };
+        }),
+      );
+    const request = edited("/pending\nplease", "/help\n/pending\nplease\n/pending");
+    expect(request?.intent).toEqual({
+      kind: "commands",
+      commands: [
+        { name: "help", typed: "help", args: "", line: 1 },
+        { name: "pending", typed: "pending", args: "", line: 4 },
+      ],
+    });
+    expect(request?.origin).toEqual({ kind: "comment", commentId: 902, edit: { keys: [expect.any(String), expect.any(String)] } });
+    // Moving a command to another line, or editing only prose, adds nothing.
+    expect(edited("/pending\nplease", "please\n/pending")).toBeUndefined();
+    const deleted = delivery("issue_comment", "deleted", (payload) => {
+      payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
+      payload.comment.body = "/pending";
+    });
+    expect(toRequest(deleted)).toBeUndefined();
   });
 });
 

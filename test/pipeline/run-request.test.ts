@@ -54,6 +54,8 @@ class FakeForge {
   /** The status of each request's reply, by delivery id (GitHub: the marker in the comment). */
   readonly said = new Map<string, ReplyStatus>();
   readonly finished: boolean[] = [];
+  acknowledged = 0;
+  readonly ranKeys: string[] = [];
   readonly errors: unknown[] = [];
   readonly reads: string[] = [];
   readonly commits: Array<{ parent: string; sha: string; message: string }> = [];
@@ -120,10 +122,14 @@ class FakeForge {
       reply: {
         send: async (reply) => {
           this.replies.push(reply);
+          this.ranKeys.push(...(reply.ran ?? []));
           this.channels.push(request.origin.kind);
           this.said.set(request.id, reply.status);
         },
         finish: async (ok) => void this.finished.push(ok),
+        acknowledge: async () => void this.acknowledged++,
+        // What edits ran: the keys their replies recorded.
+        ran: async () => new Set(this.ranKeys),
         ...(rerun ? { sent: async () => this.said.get(request.id) } : {}),
       },
       buttonPlace: "the gate",
@@ -376,6 +382,38 @@ describe("commands written on lines of a file", () => {
       "Sorry, `/append` needs write permission on this repository, and alice has read. Nothing was changed.",
     );
     expect(forge.channels).toEqual(["line-comment"]);
+  });
+});
+
+describe("commands added by editing a comment", () => {
+  const edit = (keys: string[]): Origin => ({ kind: "comment", commentId: 1, edit: { keys } });
+
+  test("off by default: nothing runs, nothing is said or marked", async () => {
+    const { forge, comment } = await setup();
+    expect(await comment("/note added", edit(["k1"]))).toEqual({ status: "ok" });
+    expect({ replies: forge.replies, finished: forge.finished, acknowledged: forge.acknowledged }).toEqual({
+      replies: [],
+      finished: [],
+      acknowledged: 0,
+    });
+  });
+
+  test("with runOnEdit: acknowledged, run, and the reply says which lines; an edit never runs a command twice", async () => {
+    const { forge, run } = await setup();
+    forge.config = { ok: true, config: { ...CONFIG, runOnEdit: true } };
+    const commands = parseCommands("text\n/note one\nmore\n/note two");
+    expect((await run({ kind: "commands", commands }, edit(["k1", "k2"]))).status).toBe("ok");
+    expect(forge.acknowledged).toBe(1);
+    expect(forge.replies[0]!.preface).toBe("This answers what your edit added: line 2 (`/note`), line 4 (`/note`).");
+    expect(forge.replies[0]!.outcomes).toHaveLength(2);
+    // A later edit's request naming k2 again (say it was removed and put back) runs only what is new.
+    const again = parseCommands("/note two\n/note three");
+    await run({ kind: "commands", commands: again }, edit(["k2", "k3"]));
+    expect(forge.replies[1]!.preface).toBe("This answers what your edit added: line 2 (`/note`).");
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Note: three", "Note: two", "Note: one"]);
+    // Nothing new at all: nothing is said.
+    expect(await run({ kind: "commands", commands: again }, edit(["k2", "k3"]))).toEqual({ status: "ok" });
+    expect(forge.replies).toHaveLength(2);
   });
 });
 

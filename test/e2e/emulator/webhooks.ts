@@ -285,6 +285,33 @@ export class WebhookFactory {
     return { ...(example.pull_request as Json), ...prJson };
   }
 
+  /**
+   * `issue_comment.edited`: the author changes comment `commentId` to `body`; `changes.body.from`
+   * holds the text before, as GitHub sends it. The comment is changed in the emulator too.
+   */
+  issueCommentEdited(opts: { repo: string; commentId: number; body: string }): WebhookEvent {
+    const { state, shapes } = this.ctx;
+    const comment = state.comments.find((c) => c.id === opts.commentId && c.repo.fullName.toLowerCase() === opts.repo.toLowerCase());
+    if (!comment) throw new Error(`no comment ${opts.commentId} in ${opts.repo}`);
+    const pr = this.pr(opts.repo, comment.issueNumber);
+    const from = comment.body;
+    comment.body = opts.body;
+    comment.updatedAt = isoNow();
+    const example = webhookExample("issue_comment", "edited");
+    const reactions = state.reactions.filter((r) => r.commentId === comment.id);
+    const commentJson = shapes.comment(comment, { authorAssociation: this.ctx.authorAssociation(pr.repo, comment.user), reactions });
+    const payload: Json = {
+      ...example,
+      action: "edited",
+      changes: { body: { from } },
+      issue: { ...(example.issue as Json), ...shapes.issueOfPull(pr, this.ctx.authorAssociation(pr.repo, pr.user)) },
+      comment: { ...(example.comment as Json), ...commentJson },
+      ...this.common(pr.repo, comment.user.login),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "issue_comment", id: randomUUID(), payload };
+  }
+
   /** `check_run.requested_action`: a user clicked an action button of one of the app's runs. */
   async checkRunRequestedAction(opts: { repo: string; checkRunId: number; identifier: string; user: string }): Promise<WebhookEvent> {
     const event = await this.checkRun({ ...opts, action: "requested_action" });
