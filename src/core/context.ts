@@ -48,6 +48,11 @@ export interface CommandContext {
   limits?: CommandLimits;
   /** How this front end says the resolve commands in its messages (default: the PR comment syntax). */
   resolveCommands?: string;
+  /**
+   * Offers a proposed change (a git-format diff) as suggested changes instead of pushing it
+   * (`--as-suggestion`); says where, as a sentence. Absent where there is nothing to suggest on.
+   */
+  suggest?(label: string, diff: string): Promise<string>;
   /** Where the commands were written, when on lines of a file: a tool that knows how scopes itself to them. */
   anchor?: LineAnchor;
   /** Per-repository tool switch; all tools are enabled when absent. */

@@ -18,6 +18,8 @@ import { readJournal, requestTrailer } from "./journal.js";
 import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
 import { replyChannel } from "./reply-channel.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
+import { text } from "./markdown.js";
+import { offerSuggestions } from "./suggestions.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 import type { ToolRegistry } from "../core/registry.js";
@@ -174,6 +176,10 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
           head.defaultBranch = once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits));
         return head;
       },
+    },
+    suggest: {
+      offer: (pr, label, diff) =>
+        offerSuggestions(octokit, pr, diff, `resolve-bot suggests ${text(label)} (\`--as-suggestion\`: nothing is pending).`),
     },
     commit: {
       commit(pr, parent, changes, commit, actor, config) {

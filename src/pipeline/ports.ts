@@ -93,6 +93,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   stack: { open(pr: P, headSha: string, config: C): StackStore };
   /** The files at a commit (with the default branch's, for trusted configuration). */
   workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };
+  /** Offers a change as suggested changes (`--as-suggestion`); says where. A forge without suggestions leaves it out. */
+  suggest?: { offer(pr: P, label: string, diff: string): Promise<string> };
   /** Makes one commit of `changes` on top of `parent`; returns the new head, or undefined when nothing was committed. */
   commit: {
     commit(pr: P, parent: string, changes: ChangeSet, request: CommitRequest, actor: RequestActor, config: C): Promise<string | undefined>;

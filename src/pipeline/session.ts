@@ -60,6 +60,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
       if (commit !== undefined) head = commit;
       return commit;
     },
+    ...(ports.suggest ? { suggest: (label: string, diff: string) => ports.suggest!.offer(pr, label, diff) } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(anchor ? { anchor } : {}),
     ...(journal ? { carriedOut: async (step, command) => carriedOut(journal, step, command) } : {}),

@@ -55,6 +55,7 @@ class FakeForge {
   readonly said = new Map<string, ReplyStatus>();
   readonly finished: boolean[] = [];
   acknowledged = 0;
+  readonly suggested: Array<{ label: string; diff: string }> = [];
   readonly ranKeys: string[] = [];
   readonly errors: unknown[] = [];
   readonly reads: string[] = [];
@@ -133,6 +134,9 @@ class FakeForge {
         ...(rerun ? { sent: async () => this.said.get(request.id) } : {}),
       },
       buttonPlace: "the gate",
+      suggest: {
+        offer: async (_pr, label, diff) => (this.suggested.push({ label, diff }), "see the suggestions."),
+      },
       lifecycle: {
         refresh: async () => (this.upkeep.push("refresh"), "Found 1 pending action on an earlier commit."),
         rerun: async (_pr, _config, actionId) => void this.upkeep.push(`re-preview ${actionId ?? "(gate)"}`),
@@ -382,6 +386,20 @@ describe("commands written on lines of a file", () => {
       "Sorry, `/append` needs write permission on this repository, and alice has read. Nothing was changed.",
     );
     expect(forge.channels).toEqual(["line-comment"]);
+  });
+});
+
+describe("--as-suggestion", () => {
+  test("any preview tool's change is offered through the forge, and nothing is pushed", async () => {
+    const { forge, comment } = await setup();
+    const result = await comment("/append a.txt two --as-suggestion");
+    expect(result.status).toBe("ok");
+    expect(forge.suggested).toEqual([{ label: "Append: 1 line to a.txt", diff: expect.stringContaining("+two") }]);
+    expect(forge.replies[0]!.outcomes[0]!.message).toBe(
+      "Append: 1 line to a.txt: nothing was pushed; see the suggestions.\nWill append to a.txt",
+    );
+    expect(forge.store.pushed).toEqual([]);
+    expect(forge.store.gateUpdates).toBe(0);
   });
 });
 
