@@ -8,14 +8,15 @@
  *   npm start  →  node dist/src/server.js
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
-import { react } from "./github/session.js";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
+import { replyChannel } from "./github/reply-channel.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "./jobs/index.js";
 import type { Job, JobQueue } from "./jobs/job-queue.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
-import type { ExecuteResult } from "./pipeline/execute.js";
+import type { ExecuteResult } from "./pipeline/forge.js";
 import { pooledExecute } from "./pipeline/pooled-execute.js";
-import { requestKey, type Request } from "./pipeline/request.js";
+import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "./pipeline/request.js";
+import { readStoredRequest } from "./pipeline/stored-request.js";
 import { createRegistry } from "./tools/index.js";
 import { workerPoolSettingsFromEnv } from "./workers/limits.js";
 import { WorkerPool } from "./workers/pool.js";
@@ -44,9 +45,15 @@ export interface ResolveBotOptions {
 export const GAVE_UP =
   "resolve-bot could not carry this out and gave up after several attempts; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
 
-/** Only someone who asked is waiting for an answer; a push or an opened PR is only logged. */
-function someoneAsked(request: Request): boolean {
-  return request.trigger.kind === "comment" || request.trigger.kind === "button";
+/** A stored job this build cannot read: given up at once (no attempt would read it better). */
+class UnreadableJob extends Error {
+  override name = "UnreadableJob";
+}
+
+function storedRequest(job: Job): Request {
+  const read = readStoredRequest(job.payload);
+  if (!read.ok) throw new UnreadableJob(`job ${job.id} (${job.key}) cannot be carried out: ${read.problem}`);
+  return read.request;
 }
 
 export function resolveBot(options: ResolveBotOptions = {}) {
@@ -66,12 +73,12 @@ export function resolveBot(options: ResolveBotOptions = {}) {
           });
     options.onStarted?.({ queue, ...(pool ? { pool } : {}), log: app.log });
 
-    /** A reply from this process, for what the worker that would have replied cannot say. */
+    /** A reply from this process, where the request is answered, for what the worker that would have replied cannot say. */
     const replyOnPullRequest = async (request: Request, message: string): Promise<void> => {
-      const octokit = await app.auth(request.installationId);
-      await octokit.rest.issues.createComment({ ...request.repository, issue_number: request.pullRequest, body: message });
-      if (request.trigger.kind === "comment" && request.trigger.commentId !== undefined)
-        await react(octokit, request.repository, request.trigger.commentId, "confused");
+      if (request.forge.id !== "github") return;
+      const channel = replyChannel(await app.auth(request.forge.installationId), request);
+      await channel.post(message);
+      await channel.finish(false);
     };
     const acknowledgements = new Acknowledgements();
 
@@ -81,16 +88,20 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         async (job, run) => {
           await acknowledgements.acknowledged(job.id);
           // A later attempt may follow one cut short mid-way: it looks up what that one did.
-          await execute(job.payload as Request, run.signal, run.rerun);
+          await execute(storedRequest(job), run.signal, run.rerun);
         },
         {
           concurrency: jobConcurrency(env),
           // GitHub failing for now (5xx, rate limits, dropped connections) is retried with backoff.
           retry: jobRetryPolicy(env),
           onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
+            if (error instanceof UnreadableJob) {
+              app.log.error({ key: job.key }, `resolve-bot dead-lettered a stored job: ${error.message}`);
+              return;
+            }
             app.log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
-            const request = job.payload as Request;
-            if (someoneAsked(request)) await replyOnPullRequest(request, GAVE_UP);
+            const read = readStoredRequest(job.payload);
+            if (read.ok && awaitsReply(read.request.origin)) await replyOnPullRequest(read.request, GAVE_UP);
           },
         },
       );
@@ -99,16 +110,15 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     app.on([...INGRESS_EVENTS], async (context) => {
       const request = toRequest(context);
       if (!request) return;
-      const trigger = request.trigger;
       await acknowledgements.intake(
-        request.deliveryId,
-        () => queue.submit({ id: request.deliveryId, key: requestKey(request), payload: request }),
+        request.id,
+        () => queue.submit({ id: request.id, key: requestKey(request), payload: request }),
         async () => {
-          if (trigger.kind !== "comment" || trigger.commentId === undefined) return;
+          if (!acknowledgedAtIntake(request.origin)) return;
           // The acknowledgement is a courtesy: if it fails, the command still runs.
-          await react(context.octokit, request.repository, trigger.commentId, "eyes").catch((error: unknown) =>
-            context.log.warn({ err: error }, "👀 reaction failed"),
-          );
+          await replyChannel(context.octokit, request)
+            .acknowledge()
+            .catch((error: unknown) => context.log.warn({ err: error }, "👀 reaction failed"));
         },
       );
     });

@@ -9,10 +9,15 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
+import type { LineAnchor } from "./context.js";
 import type { AnyToolDefinition } from "./tool.js";
 import { describeSchemaError } from "./schema-errors.js";
 
-export type Binding = { ok: true; params: Record<string, unknown> } | { ok: false; errors: string[] };
+/** `asSuggestion`: the command carried `--as-suggestion` (any preview tool: offer, do not push). */
+export type Binding = { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[] };
+
+/** The option every preview tool takes: show the preview as suggested changes instead of pushing it. */
+export const AS_SUGGESTION = "as-suggestion";
 
 type Kind = "string" | "number" | "boolean" | "json";
 
@@ -94,7 +99,11 @@ function convert(prop: Property, raw: string, errors: string[]): unknown {
   }
 }
 
-export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">): Binding {
+/**
+ * `anchor`: the lines the command was written on (a review comment on a line); a tool with
+ * `atLines` scopes the parameters as given to them before defaults and validation.
+ */
+export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">, anchor?: LineAnchor): Binding {
   const schema = tool.parameters as TSchema;
   const props = describeParameters(schema);
   const byOption = new Map<string, Property>();
@@ -125,11 +134,16 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
   const { tokens } = parseArgs({ args: words, options, strict: false, allowPositionals: true, tokens: true });
 
   const positionals: string[] = [];
+  let asSuggestion = false;
   // Array options given on the command line replace a block's list, then accumulate.
   const givenArrays = new Set<string>();
   for (const token of tokens) {
     if (token.kind === "positional") positionals.push(token.value);
     if (token.kind !== "option") continue;
+    if (token.name === AS_SUGGESTION && token.value === undefined && !byOption.has(AS_SUGGESTION)) {
+      asSuggestion = true;
+      continue;
+    }
     let prop = byOption.get(token.name);
     let value: unknown = token.value;
     if (!prop && token.name.startsWith("no-") && byOption.get(token.name.slice(3))?.kind === "boolean") {
@@ -159,6 +173,7 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
 
   bindPositionals(tool, props, positionals, params, givenArrays, errors);
   if (errors.length > 0) return { ok: false, errors };
+  if (anchor && tool.atLines) params = tool.atLines(params, anchor);
 
   const withDefaults = Value.Default(schema, params) as Record<string, unknown>;
   const value = Value.Convert(schema, withDefaults) as Record<string, unknown>;
@@ -173,7 +188,7 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
     }
     return { ok: false, errors };
   }
-  return { ok: true, params: value };
+  return { ok: true, params: value, ...(asSuggestion ? { asSuggestion: true as const } : {}) };
 }
 
 function bindPositionals(

@@ -76,3 +76,30 @@ function readParameterBlock(lines: string[], start: number): { block: NonNullabl
   }
   return undefined;
 }
+
+/** What makes two commands the same command: name as typed, arguments and parameter block. */
+function commandText(command: SlashCommand): string {
+  return [command.typed, command.args, command.block?.language ?? "", command.block?.text ?? ""].join("\0");
+}
+
+/**
+ * Each command of a comment named by its text and its occurrence among commands of the same text
+ * (`<text>#<n>`), so moving it to another line does not make it another command.
+ */
+export function commandKeys(commands: readonly SlashCommand[]): string[] {
+  const seen = new Map<string, number>();
+  return commands.map((command) => {
+    const text = commandText(command);
+    const occurrence = seen.get(text) ?? 0;
+    seen.set(text, occurrence + 1);
+    return `${text}#${occurrence}`;
+  });
+}
+
+/** The commands of `after` that `before` did not hold (by `commandKeys`), with their keys. */
+export function addedCommands(before: string, after: string): Array<{ command: SlashCommand; key: string }> {
+  const earlier = new Set(commandKeys(parseCommands(before)));
+  const commands = parseCommands(after);
+  const keys = commandKeys(commands);
+  return commands.map((command, index) => ({ command, key: keys[index]! })).filter(({ key }) => !earlier.has(key));
+}

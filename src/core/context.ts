@@ -25,6 +25,13 @@ export interface CommitRequest {
   requestStep?: string;
 }
 
+/** Lines of a file at the head a command was written on (a review comment on a line), 1-based, inclusive. */
+export interface LineAnchor {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
 export interface CommandContext {
   store: PendingActionStore;
   /** Who typed the command (a login, or a local user name). */
@@ -41,6 +48,13 @@ export interface CommandContext {
   limits?: CommandLimits;
   /** How this front end says the resolve commands in its messages (default: the PR comment syntax). */
   resolveCommands?: string;
+  /**
+   * Offers a proposed change (a git-format diff) as suggested changes instead of pushing it
+   * (`--as-suggestion`); says where, as a sentence. Absent where there is nothing to suggest on.
+   */
+  suggest?(label: string, diff: string): Promise<string>;
+  /** Where the commands were written, when on lines of a file: a tool that knows how scopes itself to them. */
+  anchor?: LineAnchor;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
   /**

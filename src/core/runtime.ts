@@ -11,6 +11,7 @@ import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
 import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
+import { suggestOnly } from "./suggest.js";
 import { commandName, usageBlock } from "./usage.js";
 
 export interface CommandOutcome {
@@ -124,10 +125,14 @@ export class Runtime {
         message: `Unknown command \`${typed}\`. Known commands: ${known.map((name) => `\`${name}\``).join(", ")}.`,
       };
     }
-    const binding = bindArguments(tool, command);
+    const binding = bindArguments(tool, command, ctx.anchor);
     if (!binding.ok) {
       const errors = binding.errors.map((error) => `- ${error}`).join("\n");
       return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n\n${errors}\n\n${usageBlock(tool)}` };
+    }
+    if (binding.asSuggestion) {
+      const offered = await suggestOnly(tool, binding.params, ctx);
+      return { command: typed, kind: offered.ok ? "preview" : "error", ok: offered.ok, message: offered.message };
     }
     if (ctx.steering === "strict") {
       const top = await ctx.store.peek();

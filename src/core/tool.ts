@@ -8,6 +8,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolResult } from "./result.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { ChangeSet } from "../workspace/changeset.js";
+import type { LineAnchor } from "./context.js";
 
 export interface CustomToolPendingAction {
   /** Short human summary, e.g. "AST Edit: 2 replacements in 1 file". */
@@ -94,6 +95,13 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
    * hold `rule`) is not parsed into parameters but given, as written, to parameter `param`.
    */
   rawYamlBlock?: { param: string; key: string };
+  /**
+   * How the command reads when written on lines of a file (a review comment on a line): the
+   * parameters as given (before defaults and validation) scoped to those lines. What it returns
+   * is what runs and what the pending action stores, so resolving it replays the same scope.
+   * Without it, the command runs as if written in the conversation.
+   */
+  atLines?(given: Record<string, unknown>, anchor: LineAnchor): Record<string, unknown>;
   execute(toolCallId: string, params: Static<TParams>, signal?: AbortSignal): Promise<ToolResult>;
 }
 

@@ -1,12 +1,13 @@
 /**
- * Ingress: a GitHub webhook event becomes a Request, or nothing. Only what the bot acts on passes:
- * comments with slash commands on pull requests (not from bots), the gate check's Apply/Discard
- * buttons, pushes, opened/reopened/closed pull requests, check suites and our own check runs
- * re-requested or gone stale. Reading the event is all it does: no API calls.
+ * Ingress: a GitHub webhook event becomes a Request (an intent plus its origin), or nothing. Only
+ * what the bot acts on passes: slash commands (not from bots) in pull request comments, in review
+ * comments on lines of the diff and in submitted review bodies, the gate check's Apply/Discard buttons, pushes, opened/reopened/closed pull requests, check suites
+ * and our own check runs re-requested or gone stale. Reading the event is all it does: no API calls.
  */
 import type { Context } from "probot";
-import { parseCommands } from "../core/commands.js";
-import type { Request, RequestActor, Trigger } from "../pipeline/request.js";
+import { createHash } from "node:crypto";
+import { addedCommands, parseCommands } from "../core/commands.js";
+import { REQUEST_VERSION, type Intent, type Origin, type Request, type RequestActor } from "../pipeline/request.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import { externalIdPullRequest } from "./external-id.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
@@ -15,6 +16,9 @@ import { actionIdOf } from "./lifecycle.js";
 /** The webhook events ingress reads (Probot `app.on` names). */
 export const INGRESS_EVENTS = [
   "issue_comment.created",
+  "issue_comment.edited",
+  "pull_request_review_comment.created",
+  "pull_request_review.submitted",
   "check_run.requested_action",
   "check_run.rerequested",
   "check_run.completed",
@@ -41,16 +45,20 @@ interface Common {
   sender: { login: string; id: number };
 }
 
-function request(delivery: Delivery, pullRequest: number, trigger: Trigger, actor?: RequestActor): Request {
+const NO_ORIGIN: Origin = { kind: "none" };
+
+function request(delivery: Delivery, pullRequest: number, intent: Intent, origin: Origin, actor?: RequestActor): Request {
   const payload = delivery.payload as Common;
   const installationId = payload.installation?.id;
   return {
-    ...(installationId === undefined ? {} : { installationId }),
+    version: REQUEST_VERSION,
+    forge: { id: "github", ...(installationId === undefined ? {} : { installationId }) },
     repository: { owner: payload.repository.owner.login, repo: payload.repository.name },
     pullRequest,
     actor: actor ?? { login: payload.sender.login, id: payload.sender.id },
-    deliveryId: delivery.id,
-    trigger,
+    id: delivery.id,
+    intent,
+    origin,
   };
 }
 
@@ -74,7 +82,64 @@ function fromComment(delivery: Delivery<"issue_comment.created">): Request | und
   const commands = parseCommands(payload.comment.body ?? "");
   if (commands.length === 0 || !payload.comment.user) return undefined;
   const actor = { login: payload.comment.user.login, id: payload.comment.user.id };
-  return request(delivery, payload.issue.number, { kind: "comment", commentId: payload.comment.id, commands }, actor);
+  return request(delivery, payload.issue.number, { kind: "commands", commands }, { kind: "comment", commentId: payload.comment.id }, actor);
+}
+
+/**
+ * A review comment on lines of the diff (or a reply in its thread, which carries the thread's
+ * lines): its commands are scoped to those lines. GitHub sends `line: null` once the lines left
+ * the diff (outdated); `side` LEFT numbers the base's lines.
+ */
+function fromReviewComment(delivery: Delivery<"pull_request_review_comment.created">): Request | undefined {
+  const { payload } = delivery;
+  const comment = payload.comment;
+  const user = comment.user;
+  if (!user || user.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const commands = parseCommands(comment.body);
+  if (commands.length === 0) return undefined;
+  const line = comment.line ?? null;
+  const side = comment.side === "LEFT" ? "base" : "head";
+  // A range whose first line is on the other side cannot be scoped to one version: its last line only.
+  const start = comment.start_line !== null && (comment.start_side ?? comment.side) === comment.side ? comment.start_line : line;
+  const origin: Origin = {
+    kind: "line-comment",
+    commentId: comment.id,
+    threadId: comment.in_reply_to_id ?? comment.id,
+    path: comment.path,
+    ...(line === null ? {} : { lines: { start: start ?? line, end: line } }),
+    side,
+  };
+  return request(delivery, payload.pull_request.number, { kind: "commands", commands }, origin, { login: user.login, id: user.id });
+}
+
+/** A submitted review's body: its commands run in order, like a comment's, answered in the conversation. */
+function fromReview(delivery: Delivery<"pull_request_review.submitted">): Request | undefined {
+  const { payload } = delivery;
+  const review = payload.review;
+  if (!review.user || review.user.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const commands = parseCommands(review.body ?? "");
+  if (commands.length === 0) return undefined;
+  const actor = { login: review.user.login, id: review.user.id };
+  return request(delivery, payload.pull_request.number, { kind: "commands", commands }, { kind: "review", reviewId: review.id }, actor);
+}
+
+/**
+ * An edited comment: only the commands the edit added (by text and occurrence, so moving a line
+ * adds nothing), each with a short key; whether edits run at all is the repository's setting,
+ * read when the request runs.
+ */
+function fromEditedComment(delivery: Delivery<"issue_comment.edited">): Request | undefined {
+  const { payload } = delivery;
+  if (!payload.issue.pull_request || !payload.comment.user) return undefined;
+  if (payload.comment.user.type === "Bot" || payload.sender.type === "Bot") return undefined;
+  const before = payload.changes.body?.from;
+  if (before === undefined) return undefined;
+  const added = addedCommands(before, payload.comment.body ?? "");
+  if (added.length === 0) return undefined;
+  const keys = added.map(({ key }) => createHash("sha256").update(key).digest("hex").slice(0, 16));
+  const actor = { login: payload.comment.user.login, id: payload.comment.user.id };
+  const origin: Origin = { kind: "comment", commentId: payload.comment.id, edit: { keys } };
+  return request(delivery, payload.issue.number, { kind: "commands", commands: added.map(({ command }) => command) }, origin, actor);
 }
 
 function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): Request | undefined {
@@ -84,7 +149,9 @@ function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): 
   const action = payload.requested_action?.identifier;
   if (action !== "apply" && action !== "discard") return undefined;
   const number = runPullRequest(run);
-  return number === undefined ? undefined : request(delivery, number, { kind: "button", action, checkRunId: run.id });
+  return number === undefined
+    ? undefined
+    : request(delivery, number, { kind: "resolve-newest", action }, { kind: "button", checkRunId: run.id });
 }
 
 function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request | undefined {
@@ -92,7 +159,7 @@ function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request |
   const number = runPullRequest(run);
   if (!isOurRun(run.name) || number === undefined) return undefined;
   const actionId = actionIdOf({ name: run.name, conclusion: run.conclusion, output: run.output });
-  return request(delivery, number, { kind: "rerequested", checkRunId: run.id, name: run.name, ...(actionId ? { actionId } : {}) });
+  return request(delivery, number, { kind: "re-preview", ...(actionId ? { actionId } : {}) }, NO_ORIGIN);
 }
 
 function fromCompleted(delivery: Delivery<"check_run.completed">): Request | undefined {
@@ -100,13 +167,13 @@ function fromCompleted(delivery: Delivery<"check_run.completed">): Request | und
   // Our own runs complete all the time (apply, discard, moves): only GitHub's "stale" is news.
   if (run.conclusion !== "stale" || !isOurRun(run.name)) return undefined;
   const number = runPullRequest(run);
-  return number === undefined ? undefined : request(delivery, number, { kind: "stale", checkRunId: run.id });
+  return number === undefined ? undefined : request(delivery, number, { kind: "refresh" }, NO_ORIGIN);
 }
 
 function fromCheckSuite(delivery: Delivery<"check_suite.requested" | "check_suite.rerequested">): Request | undefined {
   const suite = delivery.payload.check_suite;
   const number = suite.pull_requests[0]?.number;
-  return number === undefined ? undefined : request(delivery, number, { kind: "check_suite", headSha: suite.head_sha });
+  return number === undefined ? undefined : request(delivery, number, { kind: "refresh" }, NO_ORIGIN);
 }
 
 function fromPullRequest(
@@ -116,11 +183,11 @@ function fromPullRequest(
   const number = payload.pull_request.number;
   switch (payload.action) {
     case "synchronize":
-      return request(delivery, number, { kind: "push", before: payload.before, after: payload.after });
+      return request(delivery, number, { kind: "head-moved", before: payload.before, after: payload.after }, NO_ORIGIN);
     case "closed":
-      return request(delivery, number, { kind: "closed", merged: payload.pull_request.merged === true });
+      return request(delivery, number, { kind: "closed", merged: payload.pull_request.merged === true }, NO_ORIGIN);
     default:
-      return request(delivery, number, { kind: payload.action });
+      return request(delivery, number, { kind: "opened" }, NO_ORIGIN);
   }
 }
 
@@ -130,6 +197,12 @@ export function toRequest(delivery: Delivery): Request | undefined {
   switch (`${delivery.name}.${action}` as IngressEvent) {
     case "issue_comment.created":
       return fromComment(delivery);
+    case "issue_comment.edited":
+      return fromEditedComment(delivery);
+    case "pull_request_review_comment.created":
+      return fromReviewComment(delivery);
+    case "pull_request_review.submitted":
+      return fromReview(delivery);
     case "check_run.requested_action":
       return fromRequestedAction(delivery);
     case "check_run.rerequested":

@@ -124,8 +124,10 @@ function textLines(message: string): string {
 /** The comment for a request's reply (pipeline/reply.ts). */
 export function renderGitHubReply(reply: Reply, links: Links): string {
   if (reply.status === "bot-error") return INTERNAL_ERROR;
-  if (reply.outcomes.length === 0 && reply.skipped.length === 0) return withSteering(textLines(reply.notice ?? ""), reply.steering);
-  return renderReply(reply, links);
+  const preface = reply.preface === undefined ? "" : `${textLines(reply.preface)}\n\n`;
+  if (reply.outcomes.length === 0 && reply.skipped.length === 0)
+    return preface + withSteering(textLines(reply.notice ?? ""), reply.steering);
+  return preface + renderReply(reply, links);
 }
 
 /**
@@ -146,4 +148,18 @@ export function repliedStatus(body: string, requestId: string): ReplyStatus | un
   if (at === -1) return undefined;
   const status = body.slice(at + prefix.length).split(" ")[0] as ReplyStatus;
   return STATUSES.includes(status) ? status : undefined;
+}
+
+/**
+ * Hidden in a reply to an edited comment: the keys of the commands it ran (request.ts's
+ * `edit.keys`), so a later edit of that comment never runs them again.
+ */
+export function ranMarker(commentId: number, keys: readonly string[]): string {
+  return `<!-- resolve-bot:ran:${commentId}:${keys.map(encodeURIComponent).join(",")} -->`;
+}
+
+/** The command keys a reply's `ranMarker` records for `commentId` (none when it has none). */
+export function ranKeys(body: string, commentId: number): string[] {
+  const match = new RegExp(`<!-- resolve-bot:ran:${commentId}:([^ ]*) -->`).exec(body);
+  return match?.[1] ? match[1].split(",").map(decodeURIComponent) : [];
 }

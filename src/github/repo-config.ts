@@ -33,6 +33,7 @@ export const RepoConfigSchema = Type.Object(
       ),
     ),
     commit_message: Type.Optional(Type.String({ minLength: 1, description: "template with {label}, {reason}" })),
+    run_on_edit: Type.Optional(Type.Boolean({ description: "run commands added to a comment by editing it (default off)" })),
   },
   { additionalProperties: false },
 );
@@ -48,6 +49,8 @@ export interface RepoConfig {
   /** How many commands one comment may hold, and how many actions a PR's stack. */
   commandLimits: CommandLimits;
   commitMessage: string;
+  /** Commands added to a comment by editing it run (once); off by default. */
+  runOnEdit: boolean;
 }
 
 export const DEFAULT_COMMIT_MESSAGE = "{label}\n\n{reason}";
@@ -83,6 +86,7 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
         maxPending: config.limits?.max_pending ?? DEFAULT_COMMAND_LIMITS.maxPending,
       },
       commitMessage: config.commit_message ?? DEFAULT_COMMIT_MESSAGE,
+      runOnEdit: config.run_on_edit ?? false,
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The GitHub adapter's ports for one request: configuration from the default branch, the
  * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head as a
- * tarball, one commit through the Git Data API, and the reply comment with its reactions.
+ * tarball, one commit through the Git Data API, and the reply with its reactions through the reply
+ * channel of the request's origin (reply-channel.ts).
  */
 import { commitMessage, requestTrailer } from "../core/commit-message.js";
 import { once, type Progress } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
-import type { Reply, ReplyStatus } from "../pipeline/reply.js";
+import type { Reply } from "../pipeline/reply.js";
 import type { Request, RequestActor } from "../pipeline/request.js";
 import { CheckRunStore } from "./check-run-store.js";
 import { commitChangeSet } from "./commit-writer.js";
@@ -15,8 +16,11 @@ import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { transientFailure } from "./http-errors.js";
 import { allows, permissionOf } from "./permissions.js";
 import { readJournal } from "./journal.js";
-import { renderGitHubReply, repliedStatus, requestMarker } from "./replies.js";
+import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
+import { replyChannel } from "./reply-channel.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
+import { text } from "./markdown.js";
+import { offerSuggestions } from "./suggestions.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 import type { ToolRegistry } from "../core/registry.js";
@@ -37,12 +41,6 @@ export interface GitHubPortsOptions {
   /** The request runs again (an earlier run was cut short): what that run did is looked up first. */
   rerun?: boolean;
   progress?: Progress;
-}
-
-type Reaction = "eyes" | "rocket" | "confused";
-
-export async function react(octokit: GitHubClient, repo: RepoRef, commentId: number, content: Reaction): Promise<void> {
-  await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
 }
 
 /**
@@ -90,18 +88,21 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
-/** The status of this request's reply, when the bot already posted it (newest comments first). */
-async function sentReply(octokit: GitHubClient, request: Request): Promise<ReplyStatus | undefined> {
+/** Marks which commands of an edited comment this reply ran (the pipeline's `reply.ran`), for later edits. */
+function ranOfEdit(request: Request, reply: Reply): string {
+  const origin = request.origin;
+  if (origin.kind !== "comment" || reply.ran === undefined || reply.ran.length === 0) return "";
+  return `\n${ranMarker(origin.commentId, reply.ran)}`;
+}
+
+/** What earlier edits of the comment ran, from the app's replies in the conversation. */
+async function ranBefore(octokit: GitHubClient, request: Request, commentId: number): Promise<Set<string>> {
   const comments = await octokit.paginate(octokit.rest.issues.listComments, {
     ...request.repository,
     issue_number: request.pullRequest,
     per_page: 100,
   });
-  for (const comment of comments.reverse()) {
-    const status = comment.user?.type === "Bot" ? repliedStatus(comment.body ?? "", request.deliveryId) : undefined;
-    if (status) return status;
-  }
-  return undefined;
+  return new Set(comments.flatMap((comment) => (comment.user?.type === "Bot" ? ranKeys(comment.body ?? "", commentId) : [])));
 }
 
 /** The first command the actor may not run, with the permission it needs. */
@@ -127,7 +128,8 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   const commitUrl = (sha: string) => `${options.webUrl}/${repo.owner}/${repo.repo}/commit/${sha}`;
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
   const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
-  const commentId = request.trigger.kind === "comment" ? request.trigger.commentId : undefined;
+  const channel = replyChannel(octokit, request);
+  const edited = request.origin.kind === "comment" && request.origin.edit ? request.origin : undefined;
   // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
   const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
     new CheckRunStore(
@@ -144,6 +146,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     runtime: options.runtime,
     log: options.log,
     transient: (error) => transientFailure(error),
+    buttonPlace: "the Checks tab",
     ...(options.progress ? { progress: options.progress } : {}),
     config: {
       load: once(() => loadRepoConfig(() => readRepoConfigFile(octokit, repo), options.runtime.registry)),
@@ -152,7 +155,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
     pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
     // Only a re-run looks back at what its interrupted run did (github/journal.ts).
-    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.deliveryId, options.appId) } } : {}),
+    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, options.appId) } } : {}),
     stack: { open: openStore },
     lifecycle: {
       refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
@@ -176,6 +179,10 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
         return head;
       },
     },
+    suggest: {
+      offer: (pr, label, diff) =>
+        offerSuggestions(octokit, pr, diff, `resolve-bot suggests ${text(label)} (\`--as-suggestion\`: nothing is pending).`),
+    },
     commit: {
       commit(pr, parent, changes, commit, actor, config) {
         const address = actor.id === undefined ? `${actor.login}@${noreplyHost}` : `${actor.id}+${actor.login}@${noreplyHost}`;
@@ -184,7 +191,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
           reason: commit.reason,
           template: config.commitMessage,
           // Resolve-Request names the request's step: if it runs again after this commit, it is not applied twice.
-          trailers: [requestTrailer(commit.requestStep ?? request.deliveryId), `Co-authored-by: ${actor.login} <${address}>`],
+          trailers: [requestTrailer(commit.requestStep ?? request.id), `Co-authored-by: ${actor.login} <${address}>`],
         });
         return commitChangeSet(octokit, { ...pr, headSha: parent }, changes, {
           message,
@@ -195,14 +202,14 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     reply: {
       async send(reply: Reply) {
         const body = renderGitHubReply(reply, commitUrl);
-        const marked = `${body}\n\n${requestMarker(request.deliveryId, reply.status)}`;
-        await octokit.rest.issues.createComment({ ...repo, issue_number: request.pullRequest, body: marked });
+        const marked = `${body}\n\n${requestMarker(request.id, reply.status)}${ranOfEdit(request, reply)}`;
+        await channel.post(marked);
         options.onReply?.(marked);
       },
-      async finish(ok) {
-        if (commentId !== undefined) await react(octokit, repo, commentId, ok ? "rocket" : "confused");
-      },
-      ...(options.rerun ? { sent: () => sentReply(octokit, request) } : {}),
+      finish: (ok) => channel.finish(ok),
+      acknowledge: () => channel.acknowledge(),
+      ...(edited ? { ran: () => ranBefore(octokit, request, edited.commentId) } : {}),
+      ...(options.rerun ? { sent: () => channel.sent(request.id) } : {}),
     },
   };
 }

@@ -110,13 +110,20 @@ function plural(count: number, word: string): string {
  * returns what the reply says about it, after "the edit stays pending;".
  */
 export async function offerAsReview(octokit: GitHubClient, pr: PullRequestInfo, patch: string, why: string): Promise<string> {
+  return offerSuggestions(octokit, pr, patch, `resolve-bot could not commit this edit to the fork ${pr.headRepo}: ${why}.`);
+}
+
+/**
+ * Posts `patch` as a review: suggested changes for its hunks on lines of the pull request's diff,
+ * the rest as a patch; `intro` opens the review. Says where it went, as the end of a sentence.
+ */
+export async function offerSuggestions(octokit: GitHubClient, pr: PullRequestInfo, patch: string, intro: string): Promise<string> {
   const repo = { owner: pr.owner, repo: pr.repo };
   const prFiles = (await octokit.paginate(octokit.rest.pulls.listFiles, { ...repo, pull_number: pr.number, per_page: 100 })) as Array<{
     filename: string;
     patch?: string;
   }>;
   let plan = planSuggestions(patch, prFiles);
-  const intro = `resolve-bot could not commit this edit to the fork ${pr.headRepo}: ${why}.`;
   const restParts = (rest: string): string[] | undefined =>
     rest
       ? patchComments(rest, (part, parts) =>

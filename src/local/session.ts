@@ -16,7 +16,7 @@ import type { Runtime } from "../core/runtime.js";
 import { UserError } from "../errors.js";
 import type { Ports, PullRequestView, RequestConfig } from "../pipeline/ports.js";
 import type { ReplyStatus } from "../pipeline/reply.js";
-import type { Request } from "../pipeline/request.js";
+import { REQUEST_VERSION, type Request } from "../pipeline/request.js";
 import { runRequest } from "../pipeline/run-request.js";
 import { DirectoryWorkspace } from "./directory-workspace.js";
 import { FileStore } from "./file-store.js";
@@ -98,11 +98,20 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
 export async function runLocalCommands(commands: SlashCommand[], options: LocalOptions): Promise<ReplyStatus> {
   const checkout = await openCheckout(options.cwd);
   const request: Request = {
+    version: REQUEST_VERSION,
+    forge: { id: "local" },
     repository: { owner: "local", repo: checkout.root },
     pullRequest: 0,
     actor: { login: await localActor(checkout.root) },
-    deliveryId: randomUUID(),
-    trigger: { kind: "comment", commands },
+    id: randomUUID(),
+    intent: { kind: "commands", commands },
+    origin: { kind: "terminal" },
   };
   return (await runRequest(request, localPorts(checkout, options))).status;
+}
+
+/** A stored request for the local forge: its repository names the checkout (src/forges.ts's `local`). */
+export async function runLocalRequest(request: Request, options: Omit<LocalOptions, "cwd">): Promise<ReplyStatus> {
+  const checkout = await openCheckout(request.repository.repo);
+  return (await runRequest(request, localPorts(checkout, { ...options, cwd: checkout.root }))).status;
 }

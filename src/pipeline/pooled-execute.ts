@@ -6,18 +6,18 @@
  */
 import { RetryableJobError } from "../jobs/job-queue.js";
 import type { WorkerPool } from "../workers/pool.js";
-import type { ExecuteResult } from "./execute.js";
+import type { ExecuteResult, RequestTask } from "./forge.js";
 import type { PipelineLog } from "./ports.js";
-import { requestKey, type Request } from "./request.js";
-import type { RequestTask } from "./worker-task.js";
+import { awaitsReply, requestKey, type Request } from "./request.js";
 
-const TASK = { module: new URL("./worker-task.js", import.meta.url), export: "executeRequestTask" };
+/** What a worker thread runs: the composition root above this layer picks the forge adapter (src/forges.ts). */
+const TASK = { module: new URL("../worker-task.js", import.meta.url), export: "executeRequestTask" };
 
 /** How a stop reply names the work before the worker said which command it was on. */
 function requestLabel(request: Request): string {
-  const trigger = request.trigger;
-  if (trigger.kind === "comment") return trigger.commands.length === 1 ? `\`/${trigger.commands[0]!.typed}\`` : "This comment's commands";
-  if (trigger.kind === "button") return "`/resolve`";
+  const intent = request.intent;
+  if (intent.kind === "commands") return intent.commands.length === 1 ? `\`/${intent.commands[0]!.typed}\`` : "This comment's commands";
+  if (intent.kind === "resolve-newest") return "`/resolve`";
   return "resolve-bot's update of this pull request";
 }
 
@@ -43,7 +43,7 @@ export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: 
     if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);
     log.error({ err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) }, "resolve-bot request stopped");
     // Only someone who asked is waiting for an answer; a push or an opened PR is only logged.
-    if (request.trigger.kind === "comment" || request.trigger.kind === "button") await replyStopped(request, outcome.message);
+    if (awaitsReply(request.origin)) await replyStopped(request, outcome.message);
     return undefined;
   };
 }

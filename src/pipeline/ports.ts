@@ -18,6 +18,8 @@ export interface RequestConfig {
   commandLimits: CommandLimits;
   /** Enabled tools, normalised names; every tool when absent. */
   tools?: string[];
+  /** Commands added to a comment by editing it run (once); off when absent. */
+  runOnEdit?: boolean;
 }
 
 /** A configuration that could not be used names its file and each problem. */
@@ -98,14 +100,24 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   stack: { open(pr: P, headSha: string, config: C): StackStore };
   /** The files at a commit (with the default branch's, for trusted configuration). */
   workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };
+  /** Offers a change as suggested changes (`--as-suggestion`); says where. A forge without suggestions leaves it out. */
+  suggest?: { offer(pr: P, label: string, diff: string): Promise<string> };
   /** Makes one commit of `changes` on top of `parent`; returns the new head, or undefined when nothing was committed. */
   commit: {
     commit(pr: P, parent: string, changes: ChangeSet, request: CommitRequest, actor: RequestActor, config: C): Promise<string | undefined>;
   };
+  /**
+   * The reply channel, chosen by the forge for the request's origin (GitHub: the conversation, or
+   * the review thread of a line comment, with reactions on the comment that asked).
+   */
   reply: {
     /** Says the reply (a comment on GitHub; stdout and stderr locally). */
     send(reply: Reply): Promise<void>;
-    /** Marks a comment's request as finished (GitHub: 🚀 or 😕). */
+    /** Says the request is taken where it was asked (GitHub: 👀), when intake could not (an edit). */
+    acknowledge?(): Promise<void>;
+    /** An edited comment's commands that earlier edits already ran, by key (the origin's `edit.keys`). */
+    ran?(): Promise<Set<string>>;
+    /** Marks the request as finished where it was asked (GitHub: 🚀 or 😕 on the comment). */
     finish?(ok: boolean): Promise<void>;
     /**
      * The status of this request's reply when an earlier run already said it (it was interrupted
@@ -124,6 +136,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   progress?: Progress;
   /** Stack upkeep for forge events; a forge without such events leaves it out. */
   lifecycle?: LifecyclePort<C, P>;
+  /** Where this forge's resolve buttons are, for the reason a button's resolve records (e.g. "the Checks tab"). */
+  buttonPlace?: string;
   /** How this forge says the resolve commands in hints (default: the PR comment syntax). */
   resolveCommands?: string;
 }

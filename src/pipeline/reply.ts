@@ -19,6 +19,10 @@ export interface Reply {
   outcomes: CommandOutcome[];
   /** Commands not run because an earlier one failed, as typed. */
   skipped: string[];
+  /** Said before everything else: which lines of an edited comment were run. */
+  preface?: string;
+  /** An edited comment's command keys this reply answers with an outcome: the forge records them, so no edit runs them again. */
+  ran?: string[];
   /** A message that is no command's: a refusal before anything ran, or what a push did. */
   notice?: string;
   /** The stack afterwards, newest first. */

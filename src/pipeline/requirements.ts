@@ -3,6 +3,7 @@
  * replies (the person who asked can act on them), in the runtime's markdown-ish text.
  */
 import type { PermissionRefusal, PullRequestView } from "./ports.js";
+import type { Origin } from "./request.js";
 
 export function configProblems(file: string, errors: string[]): string {
   return `\`${file}\` has problems, so nothing was run:\n${errors.map((error) => `- ${error}`).join("\n")}`;
@@ -21,4 +22,17 @@ export function closedRefusal(pr: PullRequestView, commands: string[]): string |
     ? "was merged: a commit on its branch would never reach the base branch"
     : "is closed: reopen it to preview or resolve edits";
   return `This pull request ${how}. Nothing was run.`;
+}
+
+/**
+ * Commands on lines of a file are scoped to those lines of the pull request's head: a comment
+ * whose lines left the diff (outdated), or on the base side, has no such lines to scope them to.
+ */
+export function lineRefusal(origin: Origin): string | undefined {
+  if (origin.kind !== "line-comment") return undefined;
+  if (origin.lines === undefined)
+    return `This comment is on a line of ${origin.path} that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.`;
+  if (origin.side === "base")
+    return `This comment is on the old (base) side of ${origin.path}; commands on a line act on the pull request's version of the file. Comment on the new side of the diff, or in the conversation. Nothing was run.`;
+  return undefined;
 }

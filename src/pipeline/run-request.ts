@@ -1,8 +1,9 @@
 /**
  * The pipeline: one function takes any request through the same steps — configuration →
  * requirements (permission, closed or merged pull request) → session → runtime → a neutral reply
- * that the forge renders. What differs per trigger is one entry of HANDLERS; adding behaviour for
- * a trigger is changing its entry.
+ * that the forge renders. What differs per intent is one entry of HANDLERS; adding behaviour for
+ * an intent is changing its entry. Whether someone waits for the answer depends on the request's
+ * origin only (`awaitsReply`); where the answer goes is the forge's reply channel for that origin.
  *
  * One error model (failure.ts): a command that fails for the user's reasons (UserError, a refusal)
  * is a reply that says why; the forge failing for now goes back to the job queue; anything else is
@@ -17,9 +18,9 @@ import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore 
 import { classifyFailure } from "./failure.js";
 import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
-import { requestKey, type Request, type Trigger, type TriggerKind } from "./request.js";
-import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
-import { openSession, type Session } from "./session.js";
+import { awaitsReply, requestKey, type Intent, type IntentKind, type Request } from "./request.js";
+import { closedRefusal, configProblems, lineRefusal, permissionRefusal } from "./requirements.js";
+import { anchorOf, openSession, type Session } from "./session.js";
 import { shortSha } from "../core/revision.js";
 
 export interface RequestResult {
@@ -28,37 +29,35 @@ export interface RequestResult {
   reply?: Reply;
 }
 
-type TriggerOf<K extends TriggerKind> = Extract<Trigger, { kind: K }>;
+type IntentOf<K extends IntentKind> = Extract<Intent, { kind: K }>;
 
-interface TriggerHandler<K extends TriggerKind> {
-  run(request: Request, trigger: TriggerOf<K>, ports: AnyPorts): Promise<Reply | undefined>;
-  /** Whether a bot failure is answered (someone asked and waits); otherwise it is only logged. */
-  answersFailures: boolean;
-}
+type IntentHandler<K extends IntentKind> = (request: Request, intent: IntentOf<K>, ports: AnyPorts) => Promise<Reply | undefined>;
 
-const HANDLERS: { [K in TriggerKind]: TriggerHandler<K> } = {
-  comment: { run: onComment, answersFailures: true },
-  button: { run: onButton, answersFailures: true },
-  push: { run: onPush, answersFailures: false },
-  opened: { run: onOpened, answersFailures: false },
-  reopened: { run: onOpened, answersFailures: false },
-  closed: { run: onLifecycle, answersFailures: false },
-  check_suite: { run: onLifecycle, answersFailures: false },
-  rerequested: { run: onLifecycle, answersFailures: false },
-  stale: { run: onLifecycle, answersFailures: false },
+const HANDLERS: { [K in IntentKind]: IntentHandler<K> } = {
+  commands: onCommands,
+  "resolve-newest": onResolveNewest,
+  "head-moved": onHeadMoved,
+  opened: onOpened,
+  closed: onLifecycle,
+  refresh: onLifecycle,
+  "re-preview": onLifecycle,
 };
 
-export async function runRequest(request: Request, ports: AnyPorts): Promise<RequestResult> {
-  const handler = HANDLERS[request.trigger.kind] as TriggerHandler<TriggerKind>;
+export async function runRequest(asked: Request, ports: AnyPorts): Promise<RequestResult> {
+  // An edited comment: only what the edit added, never what ran before, and only where edits run.
+  const request = await editedCommands(asked, ports);
+  if (request === undefined) return { status: "ok" };
+  const handler = HANDLERS[request.intent.kind] as IntentHandler<IntentKind>;
+  const answersFailures = awaitsReply(request.origin);
   // A re-run whose reply is already out (the run was cut short after saying it): only finish.
-  const said = handler.answersFailures ? await ports.reply.sent?.() : undefined;
+  const said = answersFailures ? await ports.reply.sent?.() : undefined;
   if (said !== undefined) {
     await ports.reply.finish?.(said === "ok");
     return { status: said };
   }
   let result: RequestResult;
   try {
-    const reply = await handler.run(request, request.trigger, ports);
+    const reply = await handler(request, request.intent, ports);
     if (reply) await ports.reply.send(reply);
     result = { status: reply?.status ?? "ok", ...(reply ? { reply } : {}) };
   } catch (error) {
@@ -72,16 +71,45 @@ export async function runRequest(request: Request, ports: AnyPorts): Promise<Req
       ports.log.error({ err: failure.error, request: describeRequest(request) }, "resolve-bot failed");
       reply = { status: "bot-error", outcomes: [], skipped: [], stack: [] };
     }
-    if (handler.answersFailures) await ports.reply.send(reply);
-    result = { status: reply.status, ...(handler.answersFailures ? { reply } : {}) };
+    if (answersFailures) await ports.reply.send(reply);
+    result = { status: reply.status, ...(answersFailures ? { reply } : {}) };
   }
   await ports.reply.finish?.(result.status === "ok");
   return result;
 }
 
 /** What a log line about a failed request says of it. */
-function describeRequest(request: Request): { key: string; deliveryId: string; trigger: TriggerKind } {
-  return { key: requestKey(request), deliveryId: request.deliveryId, trigger: request.trigger.kind };
+function describeRequest(request: Request): { key: string; id: string; intent: IntentKind; origin: string } {
+  return { key: requestKey(request), id: request.id, intent: request.intent.kind, origin: request.origin.kind };
+}
+
+/**
+ * The request with the commands an edit added that no earlier edit ran; undefined when there are
+ * none or the repository does not run edits (then nothing is said or marked at all). Otherwise the
+ * request is acknowledged here, as intake could not know it would run.
+ */
+async function editedCommands(request: Request, ports: AnyPorts): Promise<Request | undefined> {
+  const origin = request.origin;
+  if (origin.kind !== "comment" || origin.edit === undefined || request.intent.kind !== "commands") return request;
+  const loaded = await ports.config.load();
+  if (!loaded.ok || loaded.config.runOnEdit !== true) return undefined;
+  const ran = (await ports.reply.ran?.()) ?? new Set<string>();
+  const commands = request.intent.commands;
+  const kept = origin.edit.keys.flatMap((key, index) => (ran.has(key) ? [] : [{ key, command: commands[index]! }]));
+  if (kept.length === 0) return undefined;
+  await ports.reply.acknowledge?.();
+  return {
+    ...request,
+    intent: { kind: "commands", commands: kept.map(({ command }) => command) },
+    origin: { ...origin, edit: { keys: kept.map(({ key }) => key) } },
+  };
+}
+
+/** Which lines of an edited comment this answers, and the keys of those that ran (had an outcome). */
+function editPreface(request: Request, outcomes: number): Pick<Reply, "preface" | "ran"> {
+  if (request.origin.kind !== "comment" || request.origin.edit === undefined || request.intent.kind !== "commands") return {};
+  const lines = request.intent.commands.map((command) => `line ${command.line} (\`/${command.typed}\`)`);
+  return { preface: `This answers what your edit added: ${lines.join(", ")}.`, ran: request.origin.edit.keys.slice(0, outcomes) };
 }
 
 /** A refusal or notice that ran nothing: still ends with the steering line (spec §7). */
@@ -100,6 +128,8 @@ async function prepare(request: Request, commands: string[], ports: AnyPorts): P
   const loaded = await ports.config.load();
   if (!loaded.ok) return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback) };
   const config = loaded.config;
+  const misplaced = lineRefusal(request.origin);
+  if (misplaced) return { refused: await notice(ports, "user-error", misplaced, config) };
   const denied = await ports.permission.refusal(request.actor, commands, config);
   if (denied) return { refused: await notice(ports, "user-error", permissionRefusal(denied, request.actor.login), config) };
   const pr = await ports.pullRequest.read();
@@ -107,7 +137,13 @@ async function prepare(request: Request, commands: string[], ports: AnyPorts): P
   if (closed) return { refused: await notice(ports, "user-error", closed, config, pr) };
   // A re-run: what its interrupted run did is reported, not done again (pipeline/journal.ts).
   const journal = await ports.journal?.read(pr);
-  const session = openSession(ports, pr, config, { actor: request.actor, requestId: request.deliveryId, ...(journal ? { journal } : {}) });
+  const anchor = anchorOf(request.origin);
+  const session = openSession(ports, pr, config, {
+    actor: request.actor,
+    requestId: request.id,
+    ...(journal ? { journal } : {}),
+    ...(anchor ? { anchor } : {}),
+  });
   return { session };
 }
 
@@ -123,28 +159,32 @@ function changesStack(outcome: CommandOutcome): boolean {
   return (outcome.pushed?.length ?? 0) > 0 || outcome.resolved !== undefined;
 }
 
-async function onComment(request: Request, trigger: TriggerOf<"comment">, ports: AnyPorts): Promise<Reply> {
+async function onCommands(request: Request, intent: IntentOf<"commands">, ports: AnyPorts): Promise<Reply> {
   const prepared = await prepare(
     request,
-    trigger.commands.map((command) => command.name),
+    intent.commands.map((command) => command.name),
     ports,
   );
-  if ("refused" in prepared) return prepared.refused;
+  if ("refused" in prepared) return { ...prepared.refused, ...editPreface(request, 0) };
   const { session } = prepared;
-  const result = await ports.runtime.handleCommands(trigger.commands, session.context);
+  const result = await ports.runtime.handleCommands(intent.commands, session.context);
   // Only a changed stack touches the gate: a refused or failed command writes nothing.
   if (result.outcomes.some(changesStack)) await refreshGate(session.store, ports.log);
-  return { status: result.outcomes.every((outcome) => outcome.ok) ? "ok" : "user-error", ...result };
+  return {
+    status: result.outcomes.every((outcome) => outcome.ok) ? "ok" : "user-error",
+    ...result,
+    ...editPreface(request, result.outcomes.length),
+  };
 }
 
-/** The gate check's Apply/Discard buttons act on the top of the stack. */
-async function onButton(request: Request, trigger: TriggerOf<"button">, ports: AnyPorts): Promise<Reply> {
+/** Apply or discard the top of the stack (GitHub: the gate check's buttons). */
+async function onResolveNewest(request: Request, intent: IntentOf<"resolve-newest">, ports: AnyPorts): Promise<Reply> {
   const prepared = await prepare(request, ["resolve"], ports);
   if ("refused" in prepared) return prepared.refused;
   const { session } = prepared;
-  const reason = `${trigger.action === "apply" ? "Applied" : "Discarded"} from the Checks tab by @${request.actor.login}`;
+  const reason = `${intent.action === "apply" ? "Applied" : "Discarded"} from ${ports.buttonPlace ?? "a button"} by @${request.actor.login}`;
   // The button is the request's one command: `/resolve <action> <reason>`, step 0.
-  const command = { name: "resolve", typed: "resolve", args: `${trigger.action} ${reason}`, line: 1 };
+  const command = { name: "resolve", typed: "resolve", args: `${intent.action} ${reason}`, line: 1 };
   const outcome = await ports.runtime.handleStep(command, 0, session.context);
   await refreshGate(session.store, ports.log);
   return {
@@ -161,13 +201,13 @@ async function onButton(request: Request, trigger: TriggerOf<"button">, ports: A
  * previewed again, or — for commits that are our applies whose recording failed — finished from
  * the commit (the store reads its trailer); only what was previewed again is said.
  */
-async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyPorts): Promise<Reply | undefined> {
+async function onHeadMoved(_request: Request, intent: IntentOf<"head-moved">, ports: AnyPorts): Promise<Reply | undefined> {
   const loaded = await ports.config.load();
   if (!loaded.ok) return undefined; // said when someone next runs a command
   const config = loaded.config;
   const pr = await ports.pullRequest.read();
   const after = pr.headSha;
-  const store = ports.stack.open(pr, trigger.before, config);
+  const store = ports.stack.open(pr, intent.before, config);
   const stale = await store.list();
   const lines: string[] = [];
   if (stale.length === 0 || !store.resync) {
@@ -183,7 +223,7 @@ async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyP
   });
   await store.updateGate?.();
   if (lines.length === 0) return undefined;
-  const message = `New commits were pushed (${shortSha(trigger.before)} → ${shortSha(after)}), so the pending edits were previewed again:\n${lines.join("\n")}`;
+  const message = `New commits were pushed (${shortSha(intent.before)} → ${shortSha(after)}), so the pending edits were previewed again:\n${lines.join("\n")}`;
   return { status: "ok", outcomes: [], skipped: [], notice: message, ...withStack(await store.list(), ports) };
 }
 
@@ -191,7 +231,7 @@ async function onPush(_request: Request, trigger: TriggerOf<"push">, ports: AnyP
  * An opened or reopened pull request gets a gate check on its head, so branch protection that
  * requires `resolve-bot` can pass on pull requests where nobody used the bot.
  */
-async function onOpened(_request: Request, _trigger: TriggerOf<"opened" | "reopened">, ports: AnyPorts): Promise<undefined> {
+async function onOpened(_request: Request, _intent: IntentOf<"opened">, ports: AnyPorts): Promise<undefined> {
   const loaded = await ports.config.load();
   if (!loaded.ok) return undefined;
   const pr = await ports.pullRequest.read();
@@ -206,14 +246,14 @@ async function onOpened(_request: Request, _trigger: TriggerOf<"opened" | "reope
  */
 async function onLifecycle(
   _request: Request,
-  trigger: TriggerOf<"closed" | "check_suite" | "rerequested" | "stale">,
+  intent: IntentOf<"closed" | "refresh" | "re-preview">,
   ports: AnyPorts,
 ): Promise<Reply | undefined> {
   const lifecycle = ports.lifecycle;
   if (!lifecycle) return undefined;
   const loaded = await ports.config.load();
   const pr = await ports.pullRequest.read();
-  const closing = trigger.kind === "closed";
+  const closing = intent.kind === "closed";
   // A closed pull request's stack stays as its close left it, until it is reopened.
   if (pr.state === "closed" && !closing) return undefined;
   if (!loaded.ok) {
@@ -222,9 +262,9 @@ async function onLifecycle(
   }
   const config = loaded.config;
   const notice = closing
-    ? await lifecycle.closed(pr, config, trigger.merged)
-    : trigger.kind === "rerequested"
-      ? await lifecycle.rerun(pr, config, trigger.actionId)
+    ? await lifecycle.closed(pr, config, intent.merged)
+    : intent.kind === "re-preview"
+      ? await lifecycle.rerun(pr, config, intent.actionId)
       : await lifecycle.refresh(pr, config);
   if (notice === undefined) return undefined;
   return { status: "ok", outcomes: [], skipped: [], notice, ...withStack(await ports.stack.open(pr, pr.headSha, config).list(), ports) };

@@ -6,11 +6,11 @@
  * (on GitHub, CheckRunStack moves the head of the copy of the pull request it was opened with).
  */
 import { normaliseCommandName } from "../core/commands.js";
-import type { CommandContext } from "../core/context.js";
+import type { CommandContext, LineAnchor } from "../core/context.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { carriedOut } from "./journal.js";
 import type { Ports, PullRequestView, RequestConfig, RequestJournal, StackStore } from "./ports.js";
-import type { RequestActor } from "./request.js";
+import type { Origin, RequestActor } from "./request.js";
 
 export interface Session {
   context: CommandContext;
@@ -23,13 +23,21 @@ export interface SessionRequest {
   requestId?: string;
   /** What an interrupted earlier run of the request did (a re-run only). */
   journal?: RequestJournal;
+  /** The lines the commands were written on (a line comment): tools scope themselves to them. */
+  anchor?: LineAnchor;
+}
+
+/** The head-side lines a request's commands were written on, if any. */
+export function anchorOf(origin: Origin): LineAnchor | undefined {
+  if (origin.kind !== "line-comment" || origin.lines === undefined || origin.side !== "head") return undefined;
+  return { path: origin.path, startLine: origin.lines.start, endLine: origin.lines.end };
 }
 
 export function openSession<C extends RequestConfig, P extends PullRequestView>(
   ports: Ports<C, P>,
   pr: P,
   config: C,
-  { actor, requestId, journal }: SessionRequest,
+  { actor, requestId, journal, anchor }: SessionRequest,
 ): Session {
   let head = pr.headSha;
   const store = ports.stack.open(pr, head, config);
@@ -52,7 +60,9 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
       return commit;
     },
     report: (error, what) => ports.log.warn({ err: error, ...(requestId !== undefined ? { requestId } : {}) }, what),
+    ...(ports.suggest ? { suggest: (label: string, diff: string) => ports.suggest!.offer(pr, label, diff) } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
+    ...(anchor ? { anchor } : {}),
     ...(journal ? { carriedOut: async (step, command) => carriedOut(journal, step, command) } : {}),
     ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),
     ...(ports.progress ? { progress: ports.progress } : {}),

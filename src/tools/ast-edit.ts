@@ -18,7 +18,16 @@ import picomatch from "picomatch";
 import { normalizePath, normalizeScope } from "../workspace/paths.js";
 import { plural } from "./plural.js";
 import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
-import { compileOp, opJob, rewriteFiles, type FileRewrite, type FileText, type Job, type RewriteOptions } from "./ast-grep/rewrite.js";
+import {
+  compileOp,
+  opJob,
+  rewriteFiles,
+  withinLines,
+  type FileRewrite,
+  type FileText,
+  type Job,
+  type RewriteOptions,
+} from "./ast-grep/rewrite.js";
 import { InPlaceRun, type InPlaceFiles } from "./ast-grep/in-place.js";
 import { checkArguments, DEFAULT_CLI_LIMITS, fenced, type CliLimits } from "./ast-grep/cli.js";
 
@@ -60,6 +69,23 @@ export function skippedLines(files: readonly SkippedFile[]): string[] {
   ];
 }
 
+/** `--lines FROM-TO` on the one file of `paths`. */
+async function lineScope(pi: ToolAPI, text: string, paths: readonly string[]): Promise<{ path: string; start: number; end: number }> {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(text);
+  const start = Number(match?.[1]);
+  const end = Number(match?.[2] ?? match?.[1]);
+  if (!match || start < 1 || end < start) throw new UserError(`--lines takes FROM-TO (1-based, FROM ≤ TO), e.g. 12-14; got "${text}".`);
+  const path = paths.length === 1 ? normalizePath(paths[0]!) : undefined;
+  if (path === undefined || !(await pi.workspace.exists(path)) || (await pi.workspace.isDirectory(path)))
+    throw new UserError("--lines needs exactly one file as the path.");
+  return { path, start, end };
+}
+
+function scopeLine({ path, start, end }: { path: string; start: number; end: number }): string {
+  const lines = start === end ? `line ${start}` : `lines ${start}–${end}`;
+  return `Only matches overlapping ${lines} of ${path} were kept.`;
+}
+
 export function summary(replacements: number, files: number): string {
   return `${plural(replacements, "replacement")} in ${plural(files, "file")}`;
 }
@@ -87,6 +113,13 @@ function parametersSchema(pi: ToolAPI) {
     ),
     paths: T.Optional(
       T.Array(T.String(), { minItems: 1, default: ["."], description: 'Files, directories or globs to rewrite (default ".").' }),
+    ),
+    lines: T.Optional(
+      T.String({
+        description:
+          "FROM-TO (1-based): keep only matches that overlap these lines of the one file given as the path. A command in a " +
+          "review comment on lines of a file gets that file and those lines when it names no paths.",
+      }),
     ),
     lang: T.Optional(
       T.String({
@@ -408,6 +441,9 @@ const factory: CustomToolFactory = (pi) => {
     parameters,
     positionals: ["paths"],
     rawYamlBlock: { param: "rules", key: "rule" },
+    // On lines of the diff with no paths named: that file, and only matches overlapping those lines.
+    atLines: (given, anchor) =>
+      given.paths !== undefined ? given : { ...given, paths: [anchor.path], lines: `${anchor.startLine}-${anchor.endLine}` },
     examples: [
       "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src",
       "/ast-edit --pat 'var $A = $B' --out 'let $A = $B' --pat '$X == null' --out '$X === undefined' 'src/**/*.ts'",
@@ -420,6 +456,8 @@ const factory: CustomToolFactory = (pi) => {
       let selection: Selection;
       /** The CLI's warnings about the patterns of ops that matched nothing. */
       let notes: string[];
+      /** What --lines kept out, said after the counts. */
+      let scope: string[];
       const rules = params?.rules;
       try {
         ops = collectOps(params ?? {});
@@ -442,7 +480,10 @@ const factory: CustomToolFactory = (pi) => {
         }
         const paths = asList(params?.paths) ?? ["."];
         if (paths.length === 0) throw new UserError('paths is empty; give at least one file, directory or glob (or omit it for ".").');
-        const jobs = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
+        const lines = params?.lines === undefined ? undefined : await lineScope(pi, params.lines, paths);
+        const whole = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
+        const jobs = lines === undefined ? whole : whole.map((job) => withinLines(job, lines.path, lines));
+        scope = lines === undefined ? [] : [scopeLine(lines)];
         if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
         let warnings = forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
         selection = await selectFiles(pi, paths, forced, jobs, { limits: cliLimits() });
@@ -468,9 +509,9 @@ const factory: CustomToolFactory = (pi) => {
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
       const base = { ops, ...(rules !== undefined ? { rules } : {}) };
       if (total === 0) {
-        if (skipped.length === 0) return textResult(["No replacements made", ...notes].join("\n"));
+        if (skipped.length === 0) return textResult(["No replacements made", ...scope, ...notes].join("\n"));
         const none: AstEditDetails = { ...base, replacements: 0, files: [], skipped };
-        return textResult(["No replacements made", ...notes, ...skippedLines(skipped)].join("\n"), none);
+        return textResult(["No replacements made", ...scope, ...notes, ...skippedLines(skipped)].join("\n"), none);
       }
 
       const changes = pi.newChangeSet();
@@ -494,7 +535,7 @@ const factory: CustomToolFactory = (pi) => {
         },
       });
       const lines = rewritten.map((file) => `- ${file.path}: ${plural(file.replacements, "replacement")}`);
-      return textResult([label, ...lines, ...notes, ...skippedLines(skipped)].join("\n"), details);
+      return textResult([label, ...lines, ...scope, ...notes, ...skippedLines(skipped)].join("\n"), details);
     },
   };
 };

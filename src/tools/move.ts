@@ -25,6 +25,9 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
       ...preferenceParameters(Type),
     }),
     positionals: ["paths"],
+    // On a line of the diff, `/move <to>` moves the file the comment is on.
+    atLines: (given, anchor) =>
+      Array.isArray(given.paths) && given.paths.length === 1 ? { ...given, paths: [anchor.path, given.paths[0] as unknown] } : given,
     examples: ["/move src/util.ts src/lib/util.ts", "/move src/helpers src/lib/helpers src/a.ts src/b.ts"],
     async execute(_toolCallId, params: { paths: string[] } & PreferenceParams) {
       // The TypeScript engine loads on first use, so commands that never move files start fast.

@@ -33,6 +33,8 @@ export interface RenameOptions {
   file?: string;
   /** path:line[:col] (1-based) of the symbol. */
   at?: string;
+  /** With `at` and no column or old name: the line must hold exactly one name (a review comment on a line). */
+  oneNameOnLine?: boolean;
   /** Editor options, with the editor's defaults: off, off, on. */
   findInComments?: boolean;
   findInStrings?: boolean;
@@ -148,7 +150,7 @@ interface Position {
 }
 
 /** `path:line[:col]` to a position; without a column, the name on that line (the first spelled `name`, else the first declared). */
-function parseAt(projects: readonly TsProject[], at: string, name: string | undefined): Position {
+function parseAt(projects: readonly TsProject[], at: string, name: string | undefined, oneName = false): Position {
   const project = projects[0]!;
   const match = /^(.+?):(\d+)(?::(\d+))?$/.exec(at.trim());
   if (!match) throw new UserError(`--at takes path:line or path:line:column (1-based), got "${at}".`);
@@ -176,6 +178,12 @@ function parseAt(projects: readonly TsProject[], at: string, name: string | unde
   };
   visit(sourceFile);
   const declared = (node: ts.Node) => ts.getNameOfDeclaration(node.parent as ts.Declaration) === node;
+  const spelled = [...new Set(names.map((node) => node.getText(sourceFile)))];
+  if (oneName && name === undefined && spelled.length > 1) {
+    throw new UserError(
+      `Line ${line} of ${rel} has ${spelled.length} names (${spelled.join(", ")}); say which: \`/rename-symbol <old> <new>\`.`,
+    );
+  }
   const chosen = name !== undefined ? names.find((node) => node.getText(sourceFile) === name) : (names.find(declared) ?? names[0]);
   if (!chosen)
     throw new UserError(`Line ${line} of ${rel} has no ${name ?? "name"} to rename; give a column: --at ${rel}:${line}:<column>.`);
@@ -236,7 +244,7 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
     let target: { name: string; candidate: Candidate; locations: readonly ts.RenameLocation[] };
     if (at !== undefined) {
       const name = from?.slice(from.lastIndexOf(".") + 1);
-      const position = parseAt(projects, at, name);
+      const position = parseAt(projects, at, name, request.oneNameOnLine);
       const owner = projects.find((each) => each.program.getSourceFile(position.fileName)) ?? project;
       const info = owner.service.getRenameInfo(position.fileName, position.position, { ...preferences, allowRenameOfImportPath: false });
       if (!info.canRename) throw new UserError(`Cannot rename at ${at}: ${info.localizedErrorMessage}`);

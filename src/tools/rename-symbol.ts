@@ -24,6 +24,13 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
       to: Type.Optional(Type.String({ description: "New name" })),
       at: Type.Optional(Type.String({ description: "Position of the symbol: path:line or path:line:column (1-based), as an editor's F2" })),
       file: Type.Optional(Type.String({ description: "File that declares it, when the name is declared more than once" })),
+      oneNameOnLine: Type.Optional(
+        Type.Boolean({
+          default: false,
+          description:
+            "With --at path:line and only the new name: refuse unless the line holds exactly one name (set by a comment on a line)",
+        }),
+      ),
       findInComments: Type.Optional(Type.Boolean({ default: false, description: "Also rename the name in comments" })),
       findInStrings: Type.Optional(Type.Boolean({ default: false, description: "Also rename the name in strings" })),
       providePrefixAndSuffixTextForRename: Type.Optional(
@@ -36,6 +43,11 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
       ...preferenceParameters(Type),
     }),
     positionals: ["from", "to"],
+    // On a line of the diff: `<old> <new>` or `<new>` alone (one name there) renames at that line (a range's last line).
+    atLines: (given, anchor) =>
+      given.at !== undefined || given.file !== undefined
+        ? given
+        : { ...given, at: `${anchor.path}:${anchor.endLine}`, oneNameOnLine: true },
     examples: [
       "/rename-symbol fetchUser loadUser",
       "/rename-symbol loadUser --at src/api.ts:12:17",
@@ -48,6 +60,7 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
         to?: string;
         at?: string;
         file?: string;
+        oneNameOnLine?: boolean;
         findInComments?: boolean;
         findInStrings?: boolean;
         providePrefixAndSuffixTextForRename?: boolean;
@@ -63,6 +76,7 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
         to: to ?? "",
         at: params.at,
         file: params.file,
+        oneNameOnLine: params.oneNameOnLine,
         findInComments: params.findInComments,
         findInStrings: params.findInStrings,
         providePrefixAndSuffixTextForRename: params.providePrefixAndSuffixTextForRename,

@@ -135,6 +135,57 @@ describe("authentication", () => {
   });
 });
 
+describe("review comments on lines", () => {
+  it("lists threads, replies to a thread's first comment only, and takes reactions on review comments", async () => {
+    const top = await emulator.webhooks.reviewComment({
+      repo: REPO,
+      number: pr.number,
+      user: "alice",
+      body: "here",
+      path: "src/a.ts",
+      line: 1,
+    });
+    const reply = await octokit.rest.pulls.createReplyForReviewComment({
+      owner,
+      repo,
+      pull_number: pr.number,
+      comment_id: top.commentId,
+      body: "answered",
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.data).toMatchObject({ in_reply_to_id: top.commentId, path: "src/a.ts", line: 1, body: "answered" });
+    const nested = octokit.rest.pulls.createReplyForReviewComment({
+      owner,
+      repo,
+      pull_number: pr.number,
+      comment_id: reply.data.id,
+      body: "x",
+    });
+    expect(await status(nested)).toMatchObject({ status: 422 });
+    const listed = await octokit.rest.pulls.listReviewComments({ owner, repo, pull_number: pr.number });
+    expect(listed.data.map((comment) => comment.id)).toEqual([top.commentId, reply.data.id]);
+    const created = await octokit.rest.reactions.createForPullRequestReviewComment({
+      owner,
+      repo,
+      comment_id: top.commentId,
+      content: "eyes",
+    });
+    expect(created.status).toBe(201);
+    const again = await octokit.rest.reactions.createForPullRequestReviewComment({
+      owner,
+      repo,
+      comment_id: top.commentId,
+      content: "eyes",
+    });
+    expect(again.status).toBe(200);
+    const reactions = await octokit.rest.reactions.listForPullRequestReviewComment({ owner, repo, comment_id: top.commentId });
+    expect(reactions.data.map((reaction) => reaction.content)).toEqual(["eyes"]);
+    expect(await status(octokit.rest.reactions.listForPullRequestReviewComment({ owner, repo, comment_id: 1 }))).toMatchObject({
+      status: 404,
+    });
+  });
+});
+
 describe("pull requests, permissions, comments", () => {
   it("reads same-repo and fork pull requests", async () => {
     const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pr.number });

@@ -182,6 +182,30 @@ export async function comment(
   return { commentId: event.commentId, done, reply: latestReply(bot, repo, number, before) };
 }
 
+/**
+ * Posts a review comment on lines of a PR's diff (or a reply in a thread) as `user` and waits until
+ * the bot has finished with it (🚀 or 😕 on the review comment); `reply` is the bot's newest reply
+ * in that thread, without its marker.
+ */
+export async function lineComment(
+  bot: Bot,
+  opts: { repo: string; number: number; user: string; body: string; path?: string; line?: number; startLine?: number } & {
+    side?: "LEFT" | "RIGHT";
+    inReplyTo?: number;
+    outdated?: boolean;
+  },
+): Promise<{ commentId: number; done: string; reply: string }> {
+  const event = await bot.gh.webhooks.reviewComment(opts);
+  expectStatus(await deliver(bot, event));
+  const done = await waitFor(
+    `the bot to finish with review comment ${event.commentId}`,
+    () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
+  );
+  const thread = opts.inReplyTo ?? event.commentId;
+  const replies = bot.gh.lineComments(opts.repo, opts.number).filter((c) => c.inReplyTo === thread && c.user === bot.gh.botLogin);
+  return { commentId: event.commentId, done, reply: withoutMarker(replies.at(-1)?.body ?? "") };
+}
+
 /** The bot's newest comment on a PR posted after `afterCount` comments existed. */
 export function latestReply(bot: Bot, repo: string, number: number, afterCount = 0): string {
   const replies = bot.gh

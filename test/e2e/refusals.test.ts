@@ -55,7 +55,9 @@ test.each([
 test("bad arguments list every error and the usage generated from the schema", async () => {
   const result = await comment(bot, REPO, prNumber, "alice", "/rename-symbol onlyone --nope");
   expect(result.reply).toContain("- Unknown option --nope.");
-  expect(result.reply).toContain("Usage: `/rename-symbol <from> [<to>] [--at <text>] [--file <text>] [--find-in-comments]");
+  expect(result.reply).toContain(
+    "Usage: `/rename-symbol <from> [<to>] [--at <text>] [--file <text>] [--one-name-on-line] [--find-in-comments]",
+  );
 });
 
 test("comments by bots, on issues, or without commands are ignored entirely", async () => {

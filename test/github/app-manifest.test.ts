@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 interface Manifest {
   hook_attributes: { url: string };
   default_permissions: Record<string, string>;
+  default_events: string[];
 }
 
 interface ManifestCreationClass {
@@ -33,4 +34,22 @@ test("the registered app sends its webhooks to the smee channel or to the public
     if (saved === undefined) delete process.env.WEBHOOK_PROXY_URL;
     else process.env.WEBHOOK_PROXY_URL = saved;
   }
+});
+
+test("the app asks for the events ingress reads, and the permissions it writes with, nothing more", async () => {
+  const module = (await import(pathToFileURL(path.resolve("node_modules/probot/lib/manifest-creation.js")).href)) as {
+    ManifestCreation: ManifestCreationClass;
+  };
+  const manifest = JSON.parse(new module.ManifestCreation().getManifest({ pkg: {}, baseUrl: "https://bot.example.org" })) as Manifest;
+  const { INGRESS_EVENTS } = await import("../../src/github/ingress.js");
+  const read = [...new Set(INGRESS_EVENTS.map((event) => event.split(".")[0]!))].sort();
+  expect([...manifest.default_events].sort()).toEqual(read);
+  expect(manifest.default_events).toEqual(expect.arrayContaining(["pull_request_review_comment", "pull_request_review"]));
+  expect(manifest.default_permissions).toEqual({
+    checks: "write",
+    contents: "write",
+    pull_requests: "write",
+    issues: "write",
+    metadata: "read",
+  });
 });

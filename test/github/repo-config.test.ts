@@ -17,6 +17,7 @@ describe("repo config", () => {
       gate_check: false,
       limits: { max_files: 10, max_file_bytes: 20, max_total_bytes: 30, max_commands_per_comment: 3, max_pending: 4 },
       commit_message: "{tool}: {label}\n\n{reason}",
+      run_on_edit: true,
     });
     expect(parsed).toEqual({
       ok: true,
@@ -28,8 +29,10 @@ describe("repo config", () => {
         limits: { maxFiles: 10, maxFileBytes: 20, maxTotalBytes: 30 },
         commandLimits: { maxCommandsPerComment: 3, maxPending: 4 },
         commitMessage: "{tool}: {label}\n\n{reason}",
+        runOnEdit: true,
       },
     });
+    expect(DEFAULT_REPO_CONFIG.runOnEdit).toBe(false);
     if (parsed.ok) expect(requiredPermission(parsed.config, "resolve")).toBe("admin");
   });
 

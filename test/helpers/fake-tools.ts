@@ -18,6 +18,8 @@ export const appendTool: CustomToolFactory = (pi) => ({
     text: pi.typebox.Type.String(),
   }),
   positionals: ["file", "text"],
+  // Written on lines of a file, `/append <text>` appends to that file.
+  atLines: (given, anchor) => (given.text === undefined && given.file !== undefined ? { file: anchor.path, text: given.file } : given),
   async execute(_id, params: { file: string; text: string }) {
     const before = await pi.workspace.readText(params.file);
     const changes = pi.newChangeSet();

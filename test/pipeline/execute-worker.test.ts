@@ -7,7 +7,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { GitHubEmulator } from "../e2e/emulator/index.js";
 import { toRequest, type Delivery } from "../../src/github/ingress.js";
-import type { ExecuteResult } from "../../src/pipeline/execute.js";
+import type { ExecuteResult } from "../../src/github/execute.js";
 import type { Request } from "../../src/pipeline/request.js";
 
 const REPO = "acme/worker";
@@ -61,7 +61,7 @@ test("a preview and its apply, each carried out in a worker thread from the requ
     status: "user-error",
     // The hidden marker names the request and how it ended (a re-run that finds it does not reply again).
     replied: [
-      `No pending action to resolve. Nothing to apply or discard.\n\n<!-- resolve-bot:request:${refused.request.deliveryId}:user-error -->`,
+      `No pending action to resolve. Nothing to apply or discard.\n\n<!-- resolve-bot:request:${refused.request.id}:user-error -->`,
     ],
   });
 }, 60_000);

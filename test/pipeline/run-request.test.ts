@@ -1,17 +1,17 @@
 /**
  * runRequest against fake ports: a forge in memory (commits by sha, a compare-and-swap head, a
- * stack with a gate) and the fake tools. What the person sees (the reply, the reactions) and what
- * the forge holds afterwards are asserted.
+ * stack with a gate, lifecycle upkeep) and the fake tools; no GitHub anywhere. Every intent runs
+ * here, from the origins that ask for it. What the person sees (the reply, where it went, the
+ * finish mark) and what the forge holds afterwards are asserted.
  */
 import { parseCommands } from "../../src/core/commands.js";
 import { Runtime } from "../../src/core/runtime.js";
 import { MemoryPendingActionStore, type NewPendingRecord, type PendingRecord } from "../../src/core/store.js";
 import { UserError } from "../../src/errors.js";
-import { INTERNAL_ERROR, renderGitHubReply } from "../../src/github/replies.js";
 import { ALREADY_PREVIEWED, alreadyCommitted, alreadyResolved } from "../../src/pipeline/journal.js";
 import type { LoadedConfig, Ports, PullRequestView, RequestConfig, RequestJournal, Repreviewed } from "../../src/pipeline/ports.js";
 import type { Reply, ReplyStatus } from "../../src/pipeline/reply.js";
-import type { Request, Trigger } from "../../src/pipeline/request.js";
+import { REQUEST_VERSION, type Intent, type Origin, type Request } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
 import { TransientFailure } from "../../src/pipeline/transient.js";
 import { DEFAULT_COMMAND_LIMITS } from "../../src/core/context.js";
@@ -51,9 +51,16 @@ class FakeForge {
   pr: PullRequestView & { number: number } = { number: 7, headSha: "h0", state: "open" };
   readonly store = new ForgeStore();
   readonly replies: Reply[] = [];
+  /** Where each reply went: the kind of origin whose channel said it. */
+  readonly channels: Origin["kind"][] = [];
+  /** What the forge's own upkeep was asked to do (closed, refresh, re-preview), in order. */
+  readonly upkeep: string[] = [];
   /** The status of each request's reply, by delivery id (GitHub: the marker in the comment). */
   readonly said = new Map<string, ReplyStatus>();
   readonly finished: boolean[] = [];
+  acknowledged = 0;
+  readonly suggested: Array<{ label: string; diff: string }> = [];
+  readonly ranKeys: string[] = [];
   readonly errors: unknown[] = [];
   readonly reads: string[] = [];
   readonly commits: Array<{ parent: string; sha: string; message: string }> = [];
@@ -88,9 +95,9 @@ class FakeForge {
     return journal;
   }
 
-  ports(runtime: Runtime, request?: { deliveryId: string; rerun: boolean }): Ports<RequestConfig, PullRequestView> {
+  ports(runtime: Runtime, request: { id: string; origin: Origin; rerun: boolean }): Ports<RequestConfig, PullRequestView> {
     const touch = () => this.touched++;
-    const rerun = request?.rerun === true;
+    const rerun = request.rerun;
     return {
       ...(rerun ? { journal: { read: async () => this.journal() } } : {}),
       runtime,
@@ -134,10 +141,25 @@ class FakeForge {
       reply: {
         send: async (reply) => {
           this.replies.push(reply);
-          if (request) this.said.set(request.deliveryId, reply.status);
+          this.ranKeys.push(...(reply.ran ?? []));
+          this.channels.push(request.origin.kind);
+          this.said.set(request.id, reply.status);
         },
         finish: async (ok) => void this.finished.push(ok),
-        ...(rerun ? { sent: async () => this.said.get(request.deliveryId) } : {}),
+        acknowledge: async () => void this.acknowledged++,
+        // What edits ran: the keys their replies recorded.
+        ran: async () => new Set(this.ranKeys),
+        ...(rerun ? { sent: async () => this.said.get(request.id) } : {}),
+      },
+      buttonPlace: "the gate",
+      suggest: {
+        offer: async (_pr, label, diff) => (this.suggested.push({ label, diff }), "see the suggestions."),
+      },
+      lifecycle: {
+        refresh: async () => (this.upkeep.push("refresh"), "Found 1 pending action on an earlier commit."),
+        rerun: async (_pr, _config, actionId) => void this.upkeep.push(`re-preview ${actionId ?? "(gate)"}`),
+        closed: async (_pr, _config, merged) => void this.upkeep.push(merged ? "closed (merged)" : "closed"),
+        brokenConfig: async () => void this.upkeep.push("broken config"),
       },
       log: {
         warn: () => undefined,
@@ -155,20 +177,23 @@ async function setup() {
   const { registry } = await harness([appendTool, noteTool, faultyTool]);
   const forge = new FakeForge();
   const runtime = new Runtime(registry);
-  const run = (trigger: Trigger, actor = "alice", deliveryId = "d", rerun = false) => {
+  const run = (intent: Intent, origin: Origin = { kind: "none" }, actor = "alice", id = "d", rerun = false) => {
     const request: Request = {
+      version: REQUEST_VERSION,
+      forge: { id: "local" },
       repository: { owner: "o", repo: "r" },
       pullRequest: 7,
       actor: { login: actor, id: 1 },
-      deliveryId,
-      trigger,
+      id,
+      intent,
+      origin,
     };
-    return runRequest(request, forge.ports(runtime, { deliveryId, rerun }));
+    return runRequest(request, forge.ports(runtime, { id, origin, rerun }));
   };
-  const comment = (body: string) => run({ kind: "comment", commentId: 1, commands: parseCommands(body) });
-  /** A comment as delivery `deliveryId`; `rerun`: a later attempt of that job. */
-  const attempt = (deliveryId: string, body: string, rerun: boolean) =>
-    run({ kind: "comment", commentId: 1, commands: parseCommands(body) }, "alice", deliveryId, rerun);
+  const commands = (body: string): Intent => ({ kind: "commands", commands: parseCommands(body) });
+  const comment = (body: string, origin: Origin = { kind: "comment", commentId: 1 }) => run(commands(body), origin);
+  /** A comment as request `id`; `rerun`: a later attempt of that job. */
+  const attempt = (id: string, body: string, rerun: boolean) => run(commands(body), { kind: "comment", commentId: 1 }, "alice", id, rerun);
   return { forge, run, comment, attempt };
 }
 
@@ -253,33 +278,32 @@ describe("comments", () => {
     expect(forge.errors).toEqual([forge.failWorkspace]);
     expect(forge.replies).toEqual([{ status: "bot-error", outcomes: [], skipped: [], stack: [] }]);
     expect(forge.finished).toEqual([false]);
-    const body = renderGitHubReply(forge.replies[0]!, (sha) => sha);
-    expect(body).toBe(INTERNAL_ERROR);
-    expect(body).not.toContain("ghs_SECRET");
+    expect(JSON.stringify(forge.replies)).not.toContain("ghs_SECRET");
   });
 });
 
-describe("other triggers", () => {
-  test("the gate's Apply button resolves the top with a reason naming who pressed it", async () => {
+describe("other intents", () => {
+  test("resolve-newest from a button resolves the top with a reason naming who pressed it, and answers", async () => {
     const { forge, comment, run } = await setup();
     await comment("/append a.txt two");
-    const result = await run({ kind: "button", action: "apply", checkRunId: 5 }, "bob");
+    const result = await run({ kind: "resolve-newest", action: "apply" }, { kind: "button", checkRunId: 5 }, "bob");
     expect(result.status).toBe("ok");
-    expect(forge.commits).toEqual([{ parent: "h0", sha: "h1", message: "Applied from the Checks tab by @bob" }]);
+    expect(forge.commits).toEqual([{ parent: "h0", sha: "h1", message: "Applied from the gate by @bob" }]);
     expect(forge.replies[1]).toMatchObject({
       outcomes: [{ command: "/resolve", kind: "resolve", ok: true, message: "Applied: Append: 1 line to a.txt." }],
       stack: [],
       steering: undefined,
     });
+    expect(forge.channels).toEqual(["comment", "button"]);
   });
 
-  test("a push previews every pending action again on the new head and says so", async () => {
+  test("head-moved previews every pending action again on the new head and says so", async () => {
     const { forge, comment, run } = await setup();
     await comment("/append a.txt two");
     const before = forge.head;
     const after = forge.push({ "a.txt": "zero\none\n" });
     const gates = forge.store.gateUpdates;
-    await run({ kind: "push", before, after });
+    await run({ kind: "head-moved", before, after });
     expect(forge.reads.at(-1)).toBe(after);
     expect(forge.replies[1]!.notice).toBe(
       `New commits were pushed (${before} → ${after}), so the pending edits were previewed again:\n- Append: 1 line to a.txt: the preview changed.`,
@@ -288,37 +312,151 @@ describe("other triggers", () => {
     expect(forge.store.gateUpdates).toBe(gates + 1);
   });
 
-  test("a push with nothing pending only refreshes the gate; opened too; nobody is answered", async () => {
+  test("head-moved with nothing pending only refreshes the gate; opened too; nobody is answered", async () => {
     const { forge, run } = await setup();
-    await run({ kind: "push", before: "h0", after: forge.push({ "a.txt": "x\n" }) });
+    await run({ kind: "head-moved", before: "h0", after: forge.push({ "a.txt": "x\n" }) });
     await run({ kind: "opened" });
     expect(forge.store.gateUpdates).toBe(2);
     expect(forge.replies).toEqual([]);
   });
 
-  test("a failure on a push is logged, not answered (nobody asked)", async () => {
+  test("a failure nobody asked for is logged, not answered", async () => {
     const { forge, comment, run } = await setup();
     await comment("/append a.txt two");
     forge.failWorkspace = new Error("boom");
-    const result = await run({ kind: "push", before: "h0", after: forge.push({ "a.txt": "x\n" }) });
+    const result = await run({ kind: "head-moved", before: "h0", after: forge.push({ "a.txt": "x\n" }) });
     expect(result).toEqual({ status: "bot-error" });
     expect(forge.errors).toEqual([forge.failWorkspace]);
     expect(forge.replies).toHaveLength(1);
   });
 
-  test.each<Trigger>([
-    { kind: "closed", merged: true },
-    { kind: "check_suite", headSha: "h0" },
-    { kind: "rerequested", checkRunId: 1, name: "resolve-bot" },
-    { kind: "stale", checkRunId: 1 },
-  ])("$kind has no behaviour yet: nothing is read, written or said", async (trigger) => {
-    const { forge, run } = await setup();
-    expect(await run(trigger)).toEqual({ status: "ok" });
-    expect({ touched: forge.touched, replies: forge.replies, gates: forge.store.gateUpdates }).toEqual({
-      touched: 0,
-      replies: [],
-      gates: 0,
+  test("closed, refresh and re-preview are the forge's upkeep; what it reports is said with the stack", async () => {
+    const { forge, comment, run } = await setup();
+    await comment("/note kept");
+    expect(await run({ kind: "closed", merged: true })).toEqual({ status: "ok" });
+    expect(await run({ kind: "re-preview", actionId: "a1" })).toEqual({ status: "ok" });
+    expect(await run({ kind: "re-preview" })).toEqual({ status: "ok" });
+    const refreshed = await run({ kind: "refresh" });
+    expect(forge.upkeep).toEqual(["closed (merged)", "re-preview a1", "re-preview (gate)", "refresh"]);
+    expect(refreshed.reply).toMatchObject({
+      notice: "Found 1 pending action on an earlier commit.",
+      stack: [expect.objectContaining({ label: "Note: kept" })],
     });
+    expect(forge.channels).toEqual(["comment", "none"]);
+  });
+
+  test("on a closed pull request only closing is upkeep; a broken configuration is shown by the forge", async () => {
+    const { forge, run } = await setup();
+    forge.pr = { ...forge.pr, state: "closed" };
+    await run({ kind: "refresh" });
+    forge.pr = { ...forge.pr, state: "open" };
+    forge.config = { ok: false, file: "config.yml", errors: ["bad"] };
+    await run({ kind: "refresh" });
+    expect(forge.upkeep).toEqual(["broken config"]);
+    expect(forge.replies).toEqual([]);
+  });
+});
+
+describe("commands written on lines of a file", () => {
+  const onLines = (lines?: { start: number; end: number }, side: "head" | "base" = "head"): Origin => ({
+    kind: "line-comment",
+    commentId: 31,
+    threadId: 30,
+    path: "a.txt",
+    side,
+    ...(lines ? { lines } : {}),
+  });
+
+  test("a tool that knows how is scoped to the file (its parameters, stored with the action, say so)", async () => {
+    const { forge, comment } = await setup();
+    const result = await comment("/append two\n/resolve apply on the line", onLines({ start: 1, end: 1 }));
+    expect(result.status).toBe("ok");
+    expect(forge.files.get(forge.head)).toEqual({ "a.txt": "one\ntwo\n" });
+    expect(forge.store.pushed[0]!.params).toEqual({ file: "a.txt", text: "two" });
+    expect(forge.channels).toEqual(["line-comment"]);
+    expect(forge.finished).toEqual([true]);
+  });
+
+  test("/pending, /help and tools that do not know lines run as in the conversation", async () => {
+    const { forge, comment } = await setup();
+    expect((await comment("/note here\n/pending", onLines({ start: 1, end: 1 }))).status).toBe("ok");
+    expect(forge.replies[0]!.outcomes.map((outcome) => outcome.message)).toEqual([
+      "Prepared 1 note(s)",
+      expect.stringContaining("1 pending, newest first"),
+    ]);
+  });
+
+  test("an outdated comment (its lines left the diff) runs nothing and says why", async () => {
+    const { forge, comment } = await setup();
+    expect((await comment("/append two", onLines())).status).toBe("user-error");
+    expect(forge.replies[0]!.notice).toBe(
+      "This comment is on a line of a.txt that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.",
+    );
+    expect(forge.store.pushed).toEqual([]);
+    expect(forge.finished).toEqual([false]);
+  });
+
+  test("a comment on the base side runs nothing and says why", async () => {
+    const { forge, comment } = await setup();
+    await comment("/append two", onLines({ start: 1, end: 1 }, "base"));
+    expect(forge.replies[0]!.notice).toContain("This comment is on the old (base) side of a.txt");
+    expect(forge.store.pushed).toEqual([]);
+  });
+
+  test("permissions hold as in the conversation", async () => {
+    const { forge, comment } = await setup();
+    forge.permission = { append: "write" };
+    await comment("/append two", onLines({ start: 1, end: 1 }));
+    expect(forge.replies[0]!.notice).toBe(
+      "Sorry, `/append` needs write permission on this repository, and alice has read. Nothing was changed.",
+    );
+    expect(forge.channels).toEqual(["line-comment"]);
+  });
+});
+
+describe("--as-suggestion", () => {
+  test("any preview tool's change is offered through the forge, and nothing is pushed", async () => {
+    const { forge, comment } = await setup();
+    const result = await comment("/append a.txt two --as-suggestion");
+    expect(result.status).toBe("ok");
+    expect(forge.suggested).toEqual([{ label: "Append: 1 line to a.txt", diff: expect.stringContaining("+two") }]);
+    expect(forge.replies[0]!.outcomes[0]!.message).toBe(
+      "Append: 1 line to a.txt: nothing was pushed; see the suggestions.\nWill append to a.txt",
+    );
+    expect(forge.store.pushed).toEqual([]);
+    expect(forge.store.gateUpdates).toBe(0);
+  });
+});
+
+describe("commands added by editing a comment", () => {
+  const edit = (keys: string[]): Origin => ({ kind: "comment", commentId: 1, edit: { keys } });
+
+  test("off by default: nothing runs, nothing is said or marked", async () => {
+    const { forge, comment } = await setup();
+    expect(await comment("/note added", edit(["k1"]))).toEqual({ status: "ok" });
+    expect({ replies: forge.replies, finished: forge.finished, acknowledged: forge.acknowledged }).toEqual({
+      replies: [],
+      finished: [],
+      acknowledged: 0,
+    });
+  });
+
+  test("with runOnEdit: acknowledged, run, and the reply says which lines; an edit never runs a command twice", async () => {
+    const { forge, run } = await setup();
+    forge.config = { ok: true, config: { ...CONFIG, runOnEdit: true } };
+    const commands = parseCommands("text\n/note one\nmore\n/note two");
+    expect((await run({ kind: "commands", commands }, edit(["k1", "k2"]))).status).toBe("ok");
+    expect(forge.acknowledged).toBe(1);
+    expect(forge.replies[0]!.preface).toBe("This answers what your edit added: line 2 (`/note`), line 4 (`/note`).");
+    expect(forge.replies[0]!.outcomes).toHaveLength(2);
+    // A later edit's request naming k2 again (say it was removed and put back) runs only what is new.
+    const again = parseCommands("/note two\n/note three");
+    await run({ kind: "commands", commands: again }, edit(["k2", "k3"]));
+    expect(forge.replies[1]!.preface).toBe("This answers what your edit added: line 2 (`/note`).");
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Note: three", "Note: two", "Note: one"]);
+    // Nothing new at all: nothing is said.
+    expect(await run({ kind: "commands", commands: again }, edit(["k2", "k3"]))).toEqual({ status: "ok" });
+    expect(forge.replies).toHaveLength(2);
   });
 });
 
@@ -410,9 +548,8 @@ describe("one error model: the reviewer's failures are replies, the forge's are 
     const result = await attempt("d-bug", "/resolve apply go", false);
     expect(result.status).toBe("bot-error");
     expect(forge.replies[1]).toEqual({ status: "bot-error", outcomes: [], skipped: [], stack: [] });
-    expect(renderGitHubReply(forge.replies[1]!, (sha) => sha)).toBe(INTERNAL_ERROR);
     expect(forge.errors).toEqual([expect.any(TypeError)]);
-    expect(forge.logged[0]!.request).toEqual({ key: "o/r#7", deliveryId: "d-bug", trigger: "comment" });
+    expect(forge.logged[0]!.request).toEqual({ key: "o/r#7", id: "d-bug", intent: "commands", origin: "comment" });
     expect(forge.finished).toEqual([true, false]);
     expect((await forge.store.list()).map((record) => record.label)).toEqual(["Faulty: fails as bug"]);
     expect(forge.commits).toEqual([]);

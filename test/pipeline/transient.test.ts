@@ -6,10 +6,10 @@
 import { RequestError } from "@octokit/request-error";
 import { parseCommands } from "../../src/core/commands.js";
 import { RetryableJobError } from "../../src/jobs/job-queue.js";
-import type { ExecuteResult } from "../../src/pipeline/execute.js";
+import type { ExecuteResult } from "../../src/pipeline/forge.js";
 import { pooledExecute } from "../../src/pipeline/pooled-execute.js";
 import type { AnyPorts } from "../../src/pipeline/ports.js";
-import type { Request } from "../../src/pipeline/request.js";
+import { REQUEST_VERSION, type Request } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
 import { transientFailure } from "../../src/github/http-errors.js";
 import { TransientFailure } from "../../src/pipeline/transient.js";
@@ -22,12 +22,14 @@ function answered(status: number, message: string, headers: Record<string, strin
 }
 
 const COMMENT: Request = {
-  installationId: 1,
+  version: REQUEST_VERSION,
+  forge: { id: "github", installationId: 1 },
   repository: { owner: "acme", repo: "w" },
   pullRequest: 3,
   actor: { login: "alice" },
-  deliveryId: "d-1",
-  trigger: { kind: "comment", commentId: 11, commands: parseCommands("/pending") },
+  id: "d-1",
+  intent: { kind: "commands", commands: parseCommands("/pending") },
+  origin: { kind: "comment", commentId: 11 },
 };
 
 test("runRequest hands a transient failure back instead of apologising: no reply, no reaction", async () => {

@@ -704,3 +704,35 @@ describe("scratch batches (the CLI's copies)", () => {
     expect(() => readdirSync(scratch.root)).toThrow();
   });
 });
+
+describe("--lines: matches overlapping lines of one file (a review comment's lines)", () => {
+  const multiline = { "src/m.ts": "console.log(1);\nconsole.log(\n  2,\n);\nconsole.log(3);\n" };
+
+  test("only matches overlapping the lines are rewritten, and the reply says so", async () => {
+    const ops = [{ pat: "console.log($$$A)", out: "logger.debug($$$A)" }];
+    const { actions, text } = await run({ ops, paths: ["src/m.ts"], lines: "3" }, workspace(multiline));
+    expect(text).toBe(
+      "AST Edit: 1 replacement in 1 file\n- src/m.ts: 1 replacement\nOnly matches overlapping line 3 of src/m.ts were kept.",
+    );
+    expect(await textAfter(actions[0]!.changes!, "src/m.ts")).toBe("console.log(1);\nlogger.debug(2,);\nconsole.log(3);\n");
+    const none = await run({ ops, paths: ["src/m.ts"], lines: "6-9" }, workspace(multiline));
+    expect(none.text).toBe("No replacements made\nOnly matches overlapping lines 6–9 of src/m.ts were kept.");
+  });
+
+  test("a range and the tool's atLines (a line comment with no paths) scope the same way", async () => {
+    const scoped = tool.atLines!({ ops: [{ pat: "console.log($$$A)", out: "x($$$A)" }] }, { path: "src/m.ts", startLine: 4, endLine: 5 });
+    expect(scoped).toMatchObject({ paths: ["src/m.ts"], lines: "4-5" });
+    const { actions } = await run(scoped, workspace(multiline));
+    expect(await textAfter(actions[0]!.changes!, "src/m.ts")).toBe("console.log(1);\nx(2,);\nx(3);\n");
+    // Paths given on the line: the command is the reviewer's as typed.
+    expect(tool.atLines!({ paths: ["src"] }, { path: "src/m.ts", startLine: 1, endLine: 1 })).toEqual({ paths: ["src"] });
+  });
+
+  test("--lines needs one file and FROM-TO", async () => {
+    const ops = [{ pat: "console.log($$$A)", out: "x($$$A)" }];
+    expect((await run({ ops, paths: ["src"], lines: "1" })).text).toBe("--lines needs exactly one file as the path.");
+    expect((await run({ ops, paths: ["src/a.ts"], lines: "3-1" })).text).toBe(
+      '--lines takes FROM-TO (1-based, FROM ≤ TO), e.g. 12-14; got "3-1".',
+    );
+  });
+});

@@ -280,3 +280,23 @@ describe("rename_symbol: editor options, with the editor's defaults", () => {
     );
   });
 });
+
+describe("on a line (a review comment's): oneNameOnLine", () => {
+  const util = {
+    "src/util.ts": 'export function total(price: number, qty: number) {\n  return price * qty;\n}\nexport const CURRENCY = "EUR";\n',
+    "src/use.ts": 'import { total, CURRENCY } from "./util";\nexport const shown = `${total(1, 2)} ${CURRENCY}`;\n',
+  };
+
+  test("the new name alone renames the one name on the line", async () => {
+    const { label } = await rename(util, { from: "CODE", at: "src/util.ts:4", oneNameOnLine: true });
+    expect(label).toBe("Rename Symbol: CURRENCY → CODE (3 references in 2 files)");
+  });
+
+  test("a line with several names is refused, naming them; the old name picks one", async () => {
+    expect(await refusal(util, { from: "sum", at: "src/util.ts:1", oneNameOnLine: true })).toBe(
+      "Line 1 of src/util.ts has 3 names (total, price, qty); say which: `/rename-symbol <old> <new>`.",
+    );
+    const { label } = await rename(util, { from: "total", to: "sum", at: "src/util.ts:1", oneNameOnLine: true });
+    expect(label).toBe("Rename Symbol: total → sum (3 references in 2 files)");
+  });
+});

@@ -129,6 +129,36 @@ export interface Job {
    * be decoded (a cheaper, weaker prefilter; never false where mayChange could be true).
    */
   mayChangeBytes(lang: AstLang, bytes: Uint8Array): boolean;
+  /** Whether a match (UTF-8 byte offsets in `file.text`) is applied; all are when absent. Part of `key`. */
+  keepMatch?(file: FileText, offsets: { start: number; end: number }): boolean;
+}
+
+/**
+ * `job` keeping only the matches in `path` that overlap `lines` (1-based, inclusive; a line
+ * comment's lines), and no match elsewhere. The lines are those of the text each job reads: with
+ * several ops, an earlier op that adds or removes lines above them shifts what a later one sees.
+ */
+export function withinLines(job: Job, path: string, lines: { start: number; end: number }): Job {
+  return {
+    ...job,
+    key: `${job.key}\0lines:${path}:${lines.start}-${lines.end}`,
+    mayChange: (file) => file.path === path && job.mayChange(file),
+    keepMatch(file, { start, end }) {
+      if (file.path !== path) return false;
+      const bytes = Buffer.from(file.text, "utf8");
+      const first = lineAt(bytes, start);
+      // A match ending right after a newline ends on the line before it.
+      const last = lineAt(bytes, Math.max(start, end - 1));
+      return first <= lines.end && last >= lines.start;
+    },
+  };
+}
+
+/** The 1-based line of a UTF-8 byte offset. */
+function lineAt(bytes: Buffer, offset: number): number {
+  let line = 1;
+  for (let at = bytes.indexOf(10); at !== -1 && at < offset; at = bytes.indexOf(10, at + 1)) line++;
+  return line;
 }
 
 /** An ast-edit op as a job: `run -p PAT -r OUT [-l LANG]`. */
@@ -358,9 +388,10 @@ class JobRun {
     } finally {
       dir.remove();
     }
+    const keep = this.job.keepMatch?.bind(this.job);
     for (const { file, matches } of files.values()) {
       const input = file.text;
-      const result = splice(input, matches);
+      const result = splice(input, keep ? matches.filter((match) => keep(file, match.replacementOffsets!)) : matches);
       results.remember(resultKey(this.job, file), { input, result }, input.length + (result.text === input ? 0 : result.text.length));
       applyResult(file, result, this.index);
     }

@@ -12,6 +12,7 @@ import { registerCheckRoutes } from "./routes/checks.js";
 import { RouteContext } from "./routes/context.js";
 import { registerGitRoutes } from "./routes/git.js";
 import { registerRepoRoutes } from "./routes/repos.js";
+import { registerReviewCommentRoutes } from "./routes/review-comments.js";
 import { registerReviewRoutes } from "./routes/reviews.js";
 import { API_PREFIX, EmulatorServer } from "./server.js";
 import { Shapes } from "./shapes.js";
@@ -132,6 +133,7 @@ export class GitHubEmulator {
     registerCheckRoutes(this.router, this.context);
     registerGitRoutes(this.router, this.context);
     registerReviewRoutes(this.router, this.context);
+    registerReviewCommentRoutes(this.router, this.context);
     registerRepoRoutes(this.router, this.context);
     this.factory = new WebhookFactory(this.context);
   }
@@ -546,6 +548,17 @@ export class GitHubEmulator {
     return this.state.comments
       .filter((c) => c.repo === repo && c.issueNumber === number)
       .map((c) => ({ id: c.id, user: c.user.login, body: c.body, createdAt: c.createdAt, updatedAt: c.updatedAt }));
+  }
+
+  /** Review comments on lines of a pull request (people's and the app's thread replies), oldest first. */
+  lineComments(
+    fullName: string,
+    number: number,
+  ): Array<{ id: number; user: string; body: string; path: string; line: number | null; inReplyTo: number | null }> {
+    const repo = this.repoOf(fullName);
+    return this.state.lineComments
+      .filter((c) => c.repo === repo && c.number === number)
+      .map((c) => ({ id: c.id, user: c.user.login, body: c.body, path: c.path, line: c.line, inReplyTo: c.inReplyTo }));
   }
 
   reactions(commentId: number): Array<{ id: number; user: string; content: string }> {

@@ -3,7 +3,7 @@
  * responses are validated against (simple-user, repository, pull-request, check-run, …).
  */
 import type { CommitInfo } from "./git-store.js";
-import type { AppInfo, CheckRun, Installation, IssueComment, PullRequest, Reaction, Repo, Role, User } from "./state.js";
+import type { AppInfo, CheckRun, Installation, IssueComment, LineComment, PullRequest, Reaction, Repo, Role, User } from "./state.js";
 
 type Json = Record<string, unknown>;
 
@@ -353,6 +353,48 @@ export class Shapes {
       author_association: s.authorAssociation,
       performed_via_github_app: s.viaApp ? this.app(s.viaApp) : null,
       reactions: this.reactionRollup(`${url}/reactions`, s.reactions),
+    };
+  }
+
+  /**
+   * A review comment (REST and webhooks). An outdated comment's `line` and `position` are null in
+   * webhooks; the REST description (pull-request-review-comment) has them as optional integers, so
+   * REST leaves them out (`rest`).
+   */
+  lineComment(c: LineComment, s: { authorAssociation: string; reactions: Reaction[]; rest: boolean }): Json {
+    const repoUrl = `${this.api}/repos/${c.repo.fullName}`;
+    const url = `${repoUrl}/pulls/comments/${c.id}`;
+    const html = `${this.web}/${c.repo.fullName}/pull/${c.number}#discussion_r${c.id}`;
+    const pullUrl = `${repoUrl}/pulls/${c.number}`;
+    const outdated = c.line === null;
+    return {
+      url,
+      pull_request_review_id: c.reviewId,
+      id: c.id,
+      node_id: nodeId("PullRequestReviewComment", c.id),
+      diff_hunk: c.diffHunk,
+      path: c.path,
+      ...(outdated && s.rest ? {} : { position: c.line }),
+      original_position: c.originalLine,
+      commit_id: c.commitId,
+      original_commit_id: c.commitId,
+      ...(c.inReplyTo !== null ? { in_reply_to_id: c.inReplyTo } : {}),
+      user: this.user(c.user),
+      body: c.body,
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+      html_url: html,
+      pull_request_url: pullUrl,
+      author_association: s.authorAssociation,
+      _links: { self: { href: url }, html: { href: html }, pull_request: { href: pullUrl } },
+      reactions: this.reactionRollup(`${url}/reactions`, s.reactions),
+      start_line: c.startLine,
+      original_start_line: c.originalStartLine,
+      start_side: c.startLine === null ? null : c.side,
+      ...(outdated && s.rest ? {} : { line: c.line }),
+      original_line: c.originalLine,
+      side: c.side,
+      subject_type: "line",
     };
   }
 

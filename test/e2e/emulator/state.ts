@@ -107,6 +107,33 @@ export interface ReviewComment {
   body: string;
 }
 
+/**
+ * A review comment someone wrote on lines of a pull request's diff, or a reply in its thread.
+ * `line`/`startLine` are null once the comment is outdated (its lines left the diff), as GitHub
+ * sends them; `originalLine` keeps where it was written. `side`: RIGHT numbers the head's lines,
+ * LEFT the base's.
+ */
+export interface LineComment {
+  id: number;
+  repo: Repo;
+  number: number;
+  user: User;
+  body: string;
+  path: string;
+  line: number | null;
+  startLine: number | null;
+  originalLine: number;
+  originalStartLine: number | null;
+  side: "LEFT" | "RIGHT";
+  commitId: string;
+  /** The first comment of the thread, for replies. */
+  inReplyTo: number | null;
+  reviewId: number;
+  diffHunk: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Review {
   id: number;
   repo: Repo;
@@ -179,6 +206,8 @@ export class EmulatorState {
   readonly reactions: Reaction[] = [];
   readonly checkRuns: CheckRun[] = [];
   readonly reviews: Review[] = [];
+  /** Review comments on lines (people's, and the app's replies in their threads). */
+  readonly lineComments: LineComment[] = [];
   forkPushPolicy: ForkPushPolicy = "never";
   /** `owner/repo` → login → role. */
   readonly permissions = new Map<string, Map<string, Role>>();
@@ -204,7 +233,7 @@ export class EmulatorState {
         metadata: "read",
         pull_requests: "write",
       },
-      events: ["check_run", "issue_comment", "pull_request"],
+      events: ["check_run", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment"],
       createdAt,
     };
     this.installation = { id: opts.installationId, account: owner, createdAt };

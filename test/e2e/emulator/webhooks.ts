@@ -5,7 +5,8 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import type { RouteContext } from "./routes/context.js";
-import { isoNow, type IssueComment, type PullRequest, type Repo } from "./state.js";
+import { leftRanges, pullRequestFiles, rightRanges } from "./routes/reviews.js";
+import { isoNow, type IssueComment, type LineComment, type PullRequest, type Repo } from "./state.js";
 
 export interface WebhookEvent {
   /** `X-GitHub-Event`, e.g. `issue_comment`. */
@@ -150,6 +151,165 @@ export class WebhookFactory {
     };
     if (!payload.organization) delete payload.organization;
     return { name: "issue_comment", id: randomUUID(), payload, commentId: comment.id };
+  }
+
+  /**
+   * `pull_request_review_comment.created`: `user` comments on `line` (through `startLine` for a
+   * range) of `path` in the pull request's diff, on the head's side (RIGHT) unless `side` says
+   * LEFT; or replies in the thread of `inReplyTo`. The lines must be part of the diff, as on GitHub.
+   * `outdated`: the comment was written on an earlier diff and its lines are no longer in it
+   * (GitHub then sends `line` and `position` as null). The comment is created in the emulator.
+   */
+  async reviewComment(opts: {
+    repo: string;
+    number: number;
+    user: string;
+    body: string;
+    path?: string;
+    line?: number;
+    startLine?: number;
+    side?: "LEFT" | "RIGHT";
+    inReplyTo?: number;
+    outdated?: boolean;
+  }): Promise<WebhookEvent & { commentId: number }> {
+    const { state, shapes } = this.ctx;
+    const pr = this.pr(opts.repo, opts.number);
+    const user = state.user(opts.user);
+    const now = isoNow();
+    const { headSha } = await this.ctx.pullShas(pr);
+    const thread = opts.inReplyTo === undefined ? undefined : state.lineComments.find((c) => c.id === opts.inReplyTo);
+    if (opts.inReplyTo !== undefined && (!thread || thread.inReplyTo !== null)) throw new Error(`no thread starts at ${opts.inReplyTo}`);
+    const base = thread ?? (await this.newThread(pr, opts));
+    const comment: LineComment = {
+      ...base,
+      id: state.nextId("review_comment", 70_000_000),
+      user,
+      body: opts.body,
+      inReplyTo: thread ? thread.id : null,
+      reviewId: state.nextId("review", 80_000_000),
+      commitId: thread?.commitId ?? headSha,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (opts.outdated) Object.assign(comment, { line: null, startLine: null });
+    state.lineComments.push(comment);
+    const example = webhookExample("pull_request_review_comment", "created");
+    const authorAssociation = this.ctx.authorAssociation(pr.repo, user);
+    const commentJson = shapes.lineComment(comment, { authorAssociation, reactions: [], rest: false });
+    const payload: Json = {
+      ...example,
+      action: "created",
+      comment: { ...(example.comment as Json), ...commentJson },
+      pull_request: await this.pullOfReview(pr, example),
+      ...this.common(pr.repo, opts.user),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "pull_request_review_comment", id: randomUUID(), payload, commentId: comment.id };
+  }
+
+  /** A new thread's position: checked against the diff, as GitHub refuses lines outside it. */
+  private async newThread(
+    pr: PullRequest,
+    opts: { path?: string; line?: number; startLine?: number; side?: "LEFT" | "RIGHT" },
+  ): Promise<Omit<LineComment, "id" | "user" | "body" | "inReplyTo" | "reviewId" | "commitId" | "createdAt" | "updatedAt">> {
+    const { path, line } = opts;
+    if (path === undefined || line === undefined) throw new Error("a review comment needs a path and a line (or inReplyTo)");
+    const side = opts.side ?? "RIGHT";
+    const startLine = opts.startLine ?? line;
+    const file = (await pullRequestFiles(this.ctx, pr)).find((each) => each.filename === path);
+    const ranges = side === "RIGHT" ? rightRanges(file?.patch) : leftRanges(file?.patch);
+    if (!ranges.some(([from, to]) => startLine >= from && line <= to && startLine <= line)) {
+      throw new Error(`${path}:${startLine}-${line} (${side}) is not part of the diff of ${pr.repo.fullName}#${pr.number}`);
+    }
+    const hunk = (file?.patch ?? "").split("\n");
+    return {
+      repo: pr.repo,
+      number: pr.number,
+      path,
+      line,
+      startLine: startLine === line ? null : startLine,
+      originalLine: line,
+      originalStartLine: startLine === line ? null : startLine,
+      side,
+      diffHunk: hunk.slice(0, Math.min(hunk.length, 4)).join("\n"),
+    };
+  }
+
+  /**
+   * `pull_request_review.submitted`: `user` submits a review of the pull request with `body`
+   * (\`state\`: commented, approved or changes_requested).
+   */
+  async reviewSubmitted(opts: {
+    repo: string;
+    number: number;
+    user: string;
+    body: string | null;
+    state?: "commented" | "approved" | "changes_requested";
+  }): Promise<WebhookEvent & { reviewId: number }> {
+    const { state, shapes } = this.ctx;
+    const pr = this.pr(opts.repo, opts.number);
+    const user = state.user(opts.user);
+    const { headSha } = await this.ctx.pullShas(pr);
+    const id = state.nextId("review", 80_000_000);
+    const example = webhookExample("pull_request_review", "submitted");
+    const html = `${shapes.web}/${pr.repo.fullName}/pull/${pr.number}#pullrequestreview-${id}`;
+    const pullUrl = `${shapes.api}/repos/${pr.repo.fullName}/pulls/${pr.number}`;
+    const review = {
+      ...(example.review as Json),
+      id,
+      node_id: Buffer.from(`0:PullRequestReview${id}`).toString("base64"),
+      user: shapes.user(user),
+      body: opts.body,
+      commit_id: headSha,
+      submitted_at: isoNow(),
+      state: opts.state ?? "commented",
+      html_url: html,
+      pull_request_url: pullUrl,
+      author_association: this.ctx.authorAssociation(pr.repo, user),
+      _links: { html: { href: html }, pull_request: { href: pullUrl } },
+    };
+    const payload: Json = {
+      ...example,
+      action: "submitted",
+      review,
+      pull_request: await this.pullOfReview(pr, example),
+      ...this.common(pr.repo, opts.user),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "pull_request_review", id: randomUUID(), payload, reviewId: id };
+  }
+
+  /** The `pull_request` of review events: the example's fields, then the pull request's own. */
+  private async pullOfReview(pr: PullRequest, example: Json): Promise<Json> {
+    const prJson = await this.ctx.pullJson(pr);
+    return { ...(example.pull_request as Json), ...prJson };
+  }
+
+  /**
+   * `issue_comment.edited`: the author changes comment `commentId` to `body`; `changes.body.from`
+   * holds the text before, as GitHub sends it. The comment is changed in the emulator too.
+   */
+  issueCommentEdited(opts: { repo: string; commentId: number; body: string }): WebhookEvent {
+    const { state, shapes } = this.ctx;
+    const comment = state.comments.find((c) => c.id === opts.commentId && c.repo.fullName.toLowerCase() === opts.repo.toLowerCase());
+    if (!comment) throw new Error(`no comment ${opts.commentId} in ${opts.repo}`);
+    const pr = this.pr(opts.repo, comment.issueNumber);
+    const from = comment.body;
+    comment.body = opts.body;
+    comment.updatedAt = isoNow();
+    const example = webhookExample("issue_comment", "edited");
+    const reactions = state.reactions.filter((r) => r.commentId === comment.id);
+    const commentJson = shapes.comment(comment, { authorAssociation: this.ctx.authorAssociation(pr.repo, comment.user), reactions });
+    const payload: Json = {
+      ...example,
+      action: "edited",
+      changes: { body: { from } },
+      issue: { ...(example.issue as Json), ...shapes.issueOfPull(pr, this.ctx.authorAssociation(pr.repo, pr.user)) },
+      comment: { ...(example.comment as Json), ...commentJson },
+      ...this.common(pr.repo, comment.user.login),
+    };
+    if (!payload.organization) delete payload.organization;
+    return { name: "issue_comment", id: randomUUID(), payload };
   }
 
   /** `check_run.requested_action`: a user clicked an action button of one of the app's runs. */

@@ -116,32 +116,7 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
     return { status: 200, body: commentJson(c) };
   });
 
-  router.add("GET", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", "installation", (req) => {
-    const c = commentOr404(req);
-    const content = req.query.content;
-    const list = state.reactions.filter((r) => r.commentId === c.id && (!content || r.content === content));
-    const { page, headers } = paginate(list, req, shapes.api);
-    return { status: 200, body: page.map((r) => shapes.reaction(r)), headers };
-  });
-
-  router.add("POST", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", "installation", (req) => {
-    const c = commentOr404(req);
-    const content = objectBody(req).content;
-    if (typeof content !== "string" || !REACTION_CONTENTS.includes(content as ReactionContent)) {
-      throw unprocessable("Validation Failed", { errors: [{ resource: "Reaction", code: "invalid", field: "content" }] });
-    }
-    const existing = state.reactions.find((r) => r.commentId === c.id && r.user === state.app.bot && r.content === content);
-    if (existing) return { status: 200, body: shapes.reaction(existing) };
-    const reaction = {
-      id: state.nextId("reaction", 80_000_000),
-      commentId: c.id,
-      user: state.app.bot,
-      content: content as ReactionContent,
-      createdAt: isoNow(),
-    };
-    state.reactions.push(reaction);
-    return { status: 201, body: shapes.reaction(reaction) };
-  });
+  registerReactionRoutes(router, ctx, "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", (req) => commentOr404(req).id);
 
   // ---- permissions ----
   router.add("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission", "installation", (req) => {
@@ -274,5 +249,39 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
         protection_url: `${url}/protection`,
       },
     };
+  });
+}
+
+/**
+ * GET and POST reactions of a comment at `path` (issue comments and review comments alike: their
+ * ids never collide here); `commentOf` finds the comment or throws 404.
+ */
+export function registerReactionRoutes(router: Router, ctx: RouteContext, path: string, commentOf: (req: ApiRequest) => number): void {
+  const { state, shapes } = ctx;
+  router.add("GET", path, "installation", (req) => {
+    const id = commentOf(req);
+    const content = req.query.content;
+    const list = state.reactions.filter((r) => r.commentId === id && (!content || r.content === content));
+    const { page, headers } = paginate(list, req, shapes.api);
+    return { status: 200, body: page.map((r) => shapes.reaction(r)), headers };
+  });
+
+  router.add("POST", path, "installation", (req) => {
+    const id = commentOf(req);
+    const content = objectBody(req).content;
+    if (typeof content !== "string" || !REACTION_CONTENTS.includes(content as ReactionContent)) {
+      throw unprocessable("Validation Failed", { errors: [{ resource: "Reaction", code: "invalid", field: "content" }] });
+    }
+    const existing = state.reactions.find((r) => r.commentId === id && r.user === state.app.bot && r.content === content);
+    if (existing) return { status: 200, body: shapes.reaction(existing) };
+    const reaction = {
+      id: state.nextId("reaction", 80_000_000),
+      commentId: id,
+      user: state.app.bot,
+      content: content as ReactionContent,
+      createdAt: isoNow(),
+    };
+    state.reactions.push(reaction);
+    return { status: 201, body: shapes.reaction(reaction) };
   });
 }

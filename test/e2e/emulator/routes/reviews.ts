@@ -62,8 +62,26 @@ export function rightRanges(patch: string | undefined): Array<[number, number]> 
   return ranges;
 }
 
+/** A pull request's files: its three-dot diff, per file. */
+export async function pullRequestFiles(ctx: RouteContext, pr: PullRequest): Promise<PullFile[]> {
+  const { headSha, baseSha } = await ctx.pullShas(pr);
+  const out = await ctx.git.run(pr.repo.gitDir, ["diff", "--no-color", "--no-ext-diff", "--full-index", "-M", `${baseSha}...${headSha}`]);
+  return parseDiff(out.stdout.toString("utf8"));
+}
+
+/** The base-side (LEFT) line ranges of each hunk. */
+export function leftRanges(patch: string | undefined): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (const match of (patch ?? "").matchAll(/^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/gm)) {
+    const start = Number(match[1]);
+    const count = match[2] === undefined ? 1 : Number(match[2]);
+    if (count > 0) ranges.push([start, start + count - 1]);
+  }
+  return ranges;
+}
+
 export function registerReviewRoutes(router: Router, ctx: RouteContext): void {
-  const { state, shapes, git } = ctx;
+  const { state, shapes } = ctx;
 
   const pullOr404 = (req: ApiRequest): PullRequest => {
     const pr = state.pull(ctx.repo(req), intParam(req.params.pull_number));
@@ -71,11 +89,7 @@ export function registerReviewRoutes(router: Router, ctx: RouteContext): void {
     return pr;
   };
 
-  const pullFiles = async (pr: PullRequest): Promise<PullFile[]> => {
-    const { headSha, baseSha } = await ctx.pullShas(pr);
-    const out = await git.run(pr.repo.gitDir, ["diff", "--no-color", "--no-ext-diff", "--full-index", "-M", `${baseSha}...${headSha}`]);
-    return parseDiff(out.stdout.toString("utf8"));
-  };
+  const pullFiles = (pr: PullRequest) => pullRequestFiles(ctx, pr);
 
   router.add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/files", "installation", async (req) => {
     const pr = pullOr404(req);

@@ -1,39 +1,22 @@
 /**
- * Carries out one GitHub request from nothing but the request and the environment, so it runs the
- * same in the server's process and in a fresh worker thread: it builds its own tool registry and
+ * The GitHub composition root: carries out one GitHub request from nothing but the request and the
+ * environment, so it runs the same in the server's process and in a fresh worker thread (the
+ * `github` entry of src/forges.ts): it builds its own tool registry and
  * an installation Octokit (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, GHE_HOST/GHE_PROTOCOL,
  * RESOLVE_BOT_THROTTLE, RESOLVE_BOT_TOOLS), runs the pipeline and answers with a JSON summary.
  * What is expensive to build is built once per thread (per distinct configuration).
  */
 import type { Probot } from "probot";
-import type { Progress } from "../core/context.js";
 import { Runtime } from "../core/runtime.js";
-import { probotFromEnv, webUrl } from "../github/octokit.js";
-import { githubPorts } from "../github/session.js";
+import type { ExecuteOptions, ExecuteResult, ForgeAdapter } from "../pipeline/forge.js";
+import type { Request } from "../pipeline/request.js";
+import { runRequest } from "../pipeline/run-request.js";
 import { createRegistry } from "../tools/index.js";
-import type { PipelineLog } from "./ports.js";
-import type { ReplyStatus } from "./reply.js";
-import type { Request } from "./request.js";
-import { runRequest } from "./run-request.js";
-import { transientFailure } from "../github/http-errors.js";
+import { transientFailure } from "./http-errors.js";
+import { probotFromEnv, webUrl } from "./octokit.js";
+import { githubPorts } from "./session.js";
 
-export interface ExecuteResult {
-  /** The request did what was asked (a refusal or a failed command is not ok). */
-  ok: boolean;
-  status: ReplyStatus;
-  /** Each comment posted, as rendered. */
-  replied: string[];
-  /** GitHub failed for now (pipeline/transient): the job is to be tried again, no sooner than GitHub asked. */
-  retry?: { message: string; retryAfterMs?: number };
-}
-
-export interface ExecuteOptions {
-  /** Where failures are logged (default: the executor's own Probot logger). */
-  log?: PipelineLog;
-  progress?: Progress;
-  /** The job's earlier attempt was cut short: what it did is looked up and not done again. */
-  rerun?: boolean;
-}
+export type { ExecuteOptions, ExecuteResult } from "../pipeline/forge.js";
 
 /** How long an installation's permissions are trusted before asking GitHub again. */
 const PERMISSIONS_TTL_MS = 10 * 60 * 1000;
@@ -104,13 +87,14 @@ export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, o
 
 async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions, replied: string[]): Promise<ExecuteResult> {
   const executor = await executorFor(env);
-  const octokit = await executor.probot.auth(request.installationId);
+  const installationId = installationOf(request);
+  const octokit = await executor.probot.auth(installationId);
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
     log: options.log ?? executor.probot.log,
     appId: executor.appId,
     webUrl: executor.webUrl,
-    canWriteWorkflows: () => executor.canWriteWorkflows(request.installationId),
+    canWriteWorkflows: () => executor.canWriteWorkflows(installationId),
     onReply: (body) => replied.push(body),
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.rerun ? { rerun: true } : {}),
@@ -118,3 +102,9 @@ async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: Execu
   const result = await runRequest(request, ports);
   return { ok: result.status === "ok", status: result.status, replied };
 }
+
+function installationOf(request: Request): number | undefined {
+  return request.forge.id === "github" ? request.forge.installationId : undefined;
+}
+
+export const githubForge: ForgeAdapter = { execute: executeRequest };

@@ -1,0 +1,13 @@
+/**
+ * What a pool worker thread runs for one job: the request, carried out by its forge's adapter
+ * (src/forges.ts) from the environment the worker inherited, telling the pool which command runs
+ * and when writing starts (so its time limit is per command and its stop reply is true).
+ */
+import { forgeAdapter } from "./forges.js";
+import type { ExecuteResult, RequestTask } from "./pipeline/forge.js";
+import { reportCommand, reportWriting } from "./workers/progress.js";
+
+export async function executeRequestTask({ request, rerun }: RequestTask): Promise<ExecuteResult> {
+  const adapter = await forgeAdapter(request.forge.id);
+  return adapter.execute(request, process.env, { progress: { command: reportCommand, writing: reportWriting }, rerun });
+}

@@ -1,0 +1,48 @@
+/**
+ * `--as-suggestion` on any preview tool, on a same-repository pull request: the preview becomes a
+ * review with suggested changes for the hunks on the PR's diff and a patch for the rest; nothing
+ * is pushed on the stack and no check run is made.
+ */
+import { comment, runsOn, useBot, type Bot } from "./harness.js";
+
+const REPO = "acme/suggest";
+let bot: Bot;
+
+useBot(async (started) => {
+  bot = started;
+  await bot.gh.createRepo("acme", "suggest", { "src/old.ts": 'console.log("old");\n' });
+  bot.gh.setPermission(REPO, "alice", "write");
+});
+
+test("/ast-edit --as-suggestion: suggestions on the diff's lines, a patch for the rest, nothing pending", async () => {
+  const pr = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: "topic",
+    user: "alice",
+    commits: [{ files: { "src/new.ts": 'export const n = 1;\nconsole.log("new");\n' } }],
+  });
+  const result = await comment(
+    bot,
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --as-suggestion",
+  );
+  expect(result.done).toBe("rocket");
+  expect(result.reply).toMatch(
+    /^AST Edit: 2 replacements in 2 files: nothing was pushed; it is offered in \[a review\]\(\S+\) as 1 suggested change the author can commit in one click, and the rest as a patch for `git apply`\./,
+  );
+  const [review] = bot.gh.reviews(REPO, pr.number);
+  expect(review!.body).toMatch(/^resolve-bot suggests AST Edit: 2 replacements in 2 files \(`--as-suggestion`: nothing is pending\)\./);
+  expect(review!.body).toContain('-console.log("old");\n+logger.info("old");');
+  expect(review!.comments).toEqual([
+    expect.objectContaining({
+      path: "src/new.ts",
+      startLine: 1,
+      line: 2,
+      body: '```suggestion\nexport const n = 1;\nlogger.info("new");\n```',
+    }),
+  ]);
+  expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toEqual([]);
+  expect((await comment(bot, REPO, pr.number, "alice", "/pending")).reply).toBe("Nothing is pending.");
+});
