@@ -33,6 +33,10 @@ import { attempt as runAttempt, errorMessage, lostRunsError, retryPolicy } from 
 import { defineScripts, type ScriptName } from "./redis-scripts.js";
 
 const DAY_MS = 86_400_000;
+/** How long the readiness probe waits for PING. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** ioredis connection states after a connection was lost (or closed). */
+const LOST = new Set(["reconnecting", "close", "end"]);
 
 export interface RedisJobQueueOptions {
   /** REDIS_URL, e.g. redis://127.0.0.1:6379/0 */
@@ -162,6 +166,24 @@ export class RedisJobQueue implements JobQueue {
       if (this.runs.size > 0) return false;
       return (await this.script("pending", [this.k("keys")], [this.k("list", "")])) === 0;
     });
+  }
+
+  async unreadyReason(): Promise<string | undefined> {
+    if (this.closing) return "the job queue is closed";
+    // A lost connection is said at once (PING would wait in ioredis's offline queue); one still
+    // being made (just started) gets the probe's time to come up.
+    if (LOST.has(this.redis.status)) return `Redis is not reachable (connection ${this.redis.status})`;
+    const worker = this.processing?.connection.status;
+    if (worker !== undefined && LOST.has(worker)) return `the job worker's Redis connection is down (${worker})`;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS, "Redis did not answer PING within 2 s")));
+    try {
+      return await Promise.race([this.redis.ping().then(() => undefined), late]);
+    } catch (error) {
+      return `Redis does not answer: ${errorMessage(error)}`;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(graceMs = this.options.graceMs ?? 10_000): Promise<void> {
