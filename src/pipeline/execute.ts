@@ -11,6 +11,7 @@ import { Runtime } from "../core/runtime.js";
 import { probotFromEnv, webUrl } from "../github/octokit.js";
 import { githubPorts } from "../github/session.js";
 import { createRegistry } from "../tools/index.js";
+import { CommandTiming } from "./command-metrics.js";
 import type { PipelineLog } from "./ports.js";
 import type { ReplyStatus } from "./reply.js";
 import type { Request } from "./request.js";
@@ -105,6 +106,7 @@ export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, o
 async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions, replied: string[]): Promise<ExecuteResult> {
   const executor = await executorFor(env);
   const octokit = await executor.probot.auth(request.installationId);
+  const timing = new CommandTiming(request, (name) => executor.runtime.registry.get(name) !== undefined, options.progress);
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
     log: options.log ?? executor.probot.log,
@@ -112,9 +114,10 @@ async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: Execu
     webUrl: executor.webUrl,
     canWriteWorkflows: () => executor.canWriteWorkflows(request.installationId),
     onReply: (body) => replied.push(body),
-    ...(options.progress ? { progress: options.progress } : {}),
+    progress: timing.progress,
     ...(options.rerun ? { rerun: true } : {}),
   });
   const result = await runRequest(request, ports);
+  timing.finish(result);
   return { ok: result.status === "ok", status: result.status, replied };
 }

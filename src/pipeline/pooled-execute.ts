@@ -6,6 +6,7 @@
  */
 import { RetryableJobError } from "../jobs/job-queue.js";
 import type { WorkerPool } from "../workers/pool.js";
+import { observeStopped } from "./command-metrics.js";
 import type { ExecuteResult } from "./execute.js";
 import type { PipelineLog } from "./ports.js";
 import { requestKey, type Request } from "./request.js";
@@ -28,6 +29,7 @@ interface StoppedRequestReply {
 
 export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: StoppedRequestReply) {
   return async (request: Request, signal?: AbortSignal, rerun = false): Promise<ExecuteResult | undefined> => {
+    const started = performance.now();
     const outcome = await pool.run<RequestTask, ExecuteResult>(
       { ...TASK, input: { request, rerun } },
       { label: requestLabel(request), ...(signal ? { signal } : {}) },
@@ -41,6 +43,7 @@ export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: 
     }
     if (outcome.ok) return outcome.value;
     if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);
+    observeStopped(request, outcome.reason, (performance.now() - started) / 1000);
     log.error({ err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) }, "resolve-bot request stopped");
     // Only someone who asked is waiting for an answer; a push or an opened PR is only logged.
     if (request.trigger.kind === "comment" || request.trigger.kind === "button") await replyStopped(request, outcome.message);
