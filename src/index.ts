@@ -21,6 +21,7 @@ import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/execute.js";
 import { pooledExecute } from "./pipeline/pooled-execute.js";
 import { requestKey, type Request } from "./pipeline/request.js";
+import { requestLog } from "./pipeline/request-log.js";
 import { createRegistry } from "./tools/index.js";
 import { workerPoolSettingsFromEnv } from "./workers/limits.js";
 import { WorkerPool } from "./workers/pool.js";
@@ -118,8 +119,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
           retry: jobRetryPolicy(env),
           onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
             metrics.jobsDeadLettered.inc();
-            app.log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
             const request = job.payload as Request;
+            requestLog(app.log, request).error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
             if (someoneAsked(request)) await replyOnPullRequest(request, GAVE_UP);
           },
         },
@@ -133,6 +134,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         const request = toRequest(context);
         if (!request) return;
         const trigger = request.trigger;
+        // Its Octokit is the event's own: its lines (request logging) name the request too.
+        context.octokit.log = requestLog(context.octokit.log, request);
         await acknowledgements.intake(
           request.deliveryId,
           async () => {
@@ -144,7 +147,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
             if (trigger.kind !== "comment" || trigger.commentId === undefined) return;
             // The acknowledgement is a courtesy: if it fails, the command still runs.
             await react(context.octokit, request.repository, trigger.commentId, "eyes").catch((error: unknown) =>
-              context.log.warn({ err: error }, "👀 reaction failed"),
+              requestLog(app.log, request).warn({ err: error }, "👀 reaction failed"),
             );
           },
         );

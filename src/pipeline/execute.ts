@@ -12,6 +12,7 @@ import { probotFromEnv, webUrl } from "../github/octokit.js";
 import { githubPorts } from "../github/session.js";
 import { createRegistry } from "../tools/index.js";
 import { CommandTiming } from "./command-metrics.js";
+import { requestLog } from "./request-log.js";
 import type { PipelineLog } from "./ports.js";
 import type { ReplyStatus } from "./reply.js";
 import type { Request } from "./request.js";
@@ -106,10 +107,12 @@ export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, o
 async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions, replied: string[]): Promise<ExecuteResult> {
   const executor = await executorFor(env);
   const octokit = await executor.probot.auth(request.installationId);
+  // A new Octokit per request: its own lines (request logging, rate-limit warnings) name the request too.
+  octokit.log = requestLog(octokit.log, request);
   const timing = new CommandTiming(request, (name) => executor.runtime.registry.get(name) !== undefined, options.progress);
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
-    log: options.log ?? executor.probot.log,
+    log: requestLog(options.log ?? executor.probot.log, request),
     appId: executor.appId,
     webUrl: executor.webUrl,
     canWriteWorkflows: () => executor.canWriteWorkflows(request.installationId),

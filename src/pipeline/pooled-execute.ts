@@ -10,6 +10,7 @@ import { observeStopped } from "./command-metrics.js";
 import type { ExecuteResult } from "./execute.js";
 import type { PipelineLog } from "./ports.js";
 import { requestKey, type Request } from "./request.js";
+import { requestLog } from "./request-log.js";
 import type { RequestTask } from "./worker-task.js";
 
 const TASK = { module: new URL("./worker-task.js", import.meta.url), export: "executeRequestTask" };
@@ -38,13 +39,16 @@ export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: 
     if (retry) {
       // GitHub failed for now: the queue runs the job again after its backoff (or replies as a dead letter).
       const error = new RetryableJobError(`GitHub failed for now (${requestKey(request)}): ${retry.message}`, retry.retryAfterMs);
-      log.warn({ err: error }, "resolve-bot request failed for now; the queue will try it again");
+      requestLog(log, request).warn({ err: error }, "resolve-bot request failed for now; the queue will try it again");
       throw error;
     }
     if (outcome.ok) return outcome.value;
     if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);
     observeStopped(request, outcome.reason, (performance.now() - started) / 1000);
-    log.error({ err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) }, "resolve-bot request stopped");
+    requestLog(log, request).error(
+      { err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) },
+      "resolve-bot request stopped",
+    );
     // Only someone who asked is waiting for an answer; a push or an opened PR is only logged.
     if (request.trigger.kind === "comment" || request.trigger.kind === "button") await replyStopped(request, outcome.message);
     return undefined;
