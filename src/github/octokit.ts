@@ -69,5 +69,7 @@ export function probotFromEnv(env: NodeJS.ProcessEnv): Probot {
     // Probot's options know no "silent"; "fatal" is as quiet as it gets there.
     logLevel: env.LOG_LEVEL === "silent" ? "fatal" : (env.LOG_LEVEL ?? "info"),
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
+    // Errors also go to Sentry, as Probot's server does with SENTRY_DSN (in workers and their threads too).
+    ...(env.SENTRY_DSN ? { sentryDsn: env.SENTRY_DSN } : {}),
   });
 }
