@@ -26,6 +26,7 @@ export const USAGE = `Usage:
   resolve-bot config schema            print its JSON Schema
   resolve-bot demo
   resolve-bot server | worker   the GitHub App's webhook server, or a job worker, alone (see README)
+  resolve-bot all               both in one process, as npm start
   resolve-bot --version | --help
 
 Example:
