@@ -35,8 +35,6 @@ import { defineScripts, type ScriptName } from "./redis-scripts.js";
 const DAY_MS = 86_400_000;
 /** How long the readiness probe waits for PING. */
 const PROBE_TIMEOUT_MS = 2_000;
-/** ioredis connection states after a connection was lost (or closed). */
-const LOST = new Set(["reconnecting", "close", "end"]);
 
 export interface RedisJobQueueOptions {
   /** REDIS_URL, e.g. redis://127.0.0.1:6379/0 */
@@ -170,11 +168,14 @@ export class RedisJobQueue implements JobQueue {
 
   async unreadyReason(): Promise<string | undefined> {
     if (this.closing) return "the job queue is closed";
-    // A lost connection is said at once (PING would wait in ioredis's offline queue); one still
-    // being made (just started) gets the probe's time to come up.
-    if (LOST.has(this.redis.status)) return `Redis is not reachable (connection ${this.redis.status})`;
-    const worker = this.processing?.connection.status;
-    if (worker !== undefined && LOST.has(worker)) return `the job worker's Redis connection is down (${worker})`;
+    // Never a PING on a connection that is not up (it would wait in ioredis's offline queue): one
+    // being made (just started, or reconnecting) gets the probe's time to come up.
+    for (const [connection, what] of [
+      [this.redis, "Redis is not reachable"],
+      [this.processing?.connection, "the job worker's Redis connection is down"],
+    ] as const) {
+      if (connection && !(await connectedWithin(connection, PROBE_TIMEOUT_MS))) return `${what} (connection ${connection.status})`;
+    }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<string>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS, "Redis did not answer PING within 2 s")));
     try {
@@ -355,5 +356,23 @@ export class RedisJobQueue implements JobQueue {
 
   private reportError(message: string, error: unknown): void {
     (this.options.onError ?? ((m: string, e: unknown) => console.error(m, e ?? "")))(message, error);
+  }
+}
+
+/** Whether `connection` is up now or comes up within `ms` (a closed one never does). */
+async function connectedWithin(connection: Redis, ms: number): Promise<boolean> {
+  if (connection.status === "ready") return true;
+  if (connection.status === "end") return false;
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  try {
+    return await new Promise<boolean>((resolve) => {
+      onReady = () => resolve(true);
+      connection.once("ready", onReady);
+      timer = setTimeout(resolve, ms, false);
+    });
+  } finally {
+    clearTimeout(timer);
+    connection.off("ready", onReady!);
   }
 }
