@@ -19,8 +19,8 @@ function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
 }
 
 const [verb] = process.argv.slice(2);
-if (verb === "server" || verb === "worker") {
-  // The GitHub App in one role: the same program as `npm start`, which runs both.
+if (verb === "server" || verb === "worker" || verb === "all") {
+  // The GitHub App in one role, or both (`all`: what `npm start` runs; the container's default).
   process.env.RESOLVE_BOT_ROLE = verb;
   await import("./server.js");
 } else {

@@ -7,15 +7,21 @@
  * `worker` (carries out the recorded jobs only; with REDIS_URL, as many as you like).
  *   npm start  →  node dist/src/server.js
  */
+import type { Server as HttpServer } from "node:http";
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
 import { replyChannel } from "./github/reply-channel.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "./jobs/index.js";
-import type { Job, JobQueue } from "./jobs/job-queue.js";
+import { RetryableJobError, type Job, type JobQueue } from "./jobs/job-queue.js";
+import { retryPolicy } from "./jobs/outcome.js";
+import { listenOps, opsHandler, workerOpsPort } from "./ops/http.js";
+import { Metrics } from "./ops/metrics.js";
+import { setObservationSink } from "./ops/observations.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/forge.js";
 import { pooledExecute } from "./pipeline/pooled-execute.js";
 import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "./pipeline/request.js";
+import { requestLog } from "./pipeline/request-log.js";
 import { readStoredRequest } from "./pipeline/stored-request.js";
 import { createRegistry } from "./tools/index.js";
 import { workerPoolSettingsFromEnv } from "./workers/limits.js";
@@ -37,8 +43,11 @@ export interface ResolveBotOptions {
   createQueue?: (log: Log) => JobQueue;
   /** Carries out a request: in the worker pool by default (tests may run it in this process). */
   execute?: (request: Request, signal?: AbortSignal, rerun?: boolean) => Promise<ExecuteResult | undefined>;
-  /** The job queue, the worker pool and the app's logger, for graceful shutdown (and tests). */
-  onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log }) => void;
+  /**
+   * The job queue, the worker pool, the app's logger and (worker role, RESOLVE_BOT_WORKER_PORT) the
+   * health and metrics server, for graceful shutdown (and tests).
+   */
+  onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log; opsServer?: HttpServer }) => void;
 }
 
 /** Said on the pull request when a job is given up (retries exhausted, or an error not worth one). */
@@ -65,13 +74,25 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     const queue = (options.createQueue ?? ((log: Log) => openJobQueue(env, (message, error) => log.error({ err: error }, message))))(
       app.log,
     );
+    const metrics = new Metrics(role, () => pool?.gauges());
+    setObservationSink((observation) => metrics.record(observation));
     const pool =
       options.execute || role === "server"
         ? undefined
         : new WorkerPool(workerPoolSettingsFromEnv(env), {
             onWorkerError: (error) => app.log.error({ err: error }, "resolve-bot worker failed between tasks"),
+            onObservations: (observations) => observations.forEach((observation) => metrics.record(observation)),
           });
-    options.onStarted?.({ queue, ...(pool ? { pool } : {}), log: app.log });
+    // GET /healthz, /readyz, /metrics: on the webhook server, or on RESOLVE_BOT_WORKER_PORT for a worker.
+    const ops = opsHandler({
+      metrics,
+      metricsToken: env.RESOLVE_BOT_METRICS_TOKEN?.trim(),
+      unready: async () => [await queue.unreadyReason(), pool?.unreadyReason()].filter((reason) => reason !== undefined),
+    });
+    if (role !== "worker") appOptions?.addHandler(ops);
+    const opsPort = role === "worker" ? workerOpsPort(env) : undefined;
+    const opsServer = opsPort === undefined ? undefined : await listenOps(ops, opsPort, env.HOST?.trim() || undefined);
+    options.onStarted?.({ queue, ...(pool ? { pool } : {}), log: app.log, ...(opsServer ? { opsServer } : {}) });
 
     /** A reply from this process, where the request is answered, for what the worker that would have replied cannot say. */
     const replyOnPullRequest = async (request: Request, message: string): Promise<void> => {
@@ -84,23 +105,34 @@ export function resolveBot(options: ResolveBotOptions = {}) {
 
     if (role !== "server") {
       const execute = options.execute ?? pooledExecute(pool!, app.log, replyOnPullRequest);
+      const { maxAttempts } = retryPolicy(jobRetryPolicy(env));
       queue.process(
         async (job, run) => {
           await acknowledgements.acknowledged(job.id);
-          // A later attempt may follow one cut short mid-way: it looks up what that one did.
-          await execute(storedRequest(job), run.signal, run.rerun);
+          metrics.jobsRunning.inc();
+          try {
+            // A later attempt may follow one cut short mid-way: it looks up what that one did.
+            await execute(storedRequest(job), run.signal, run.rerun);
+          } catch (error) {
+            if (error instanceof RetryableJobError && run.attempt < maxAttempts) metrics.jobsRetried.inc();
+            throw error;
+          } finally {
+            metrics.jobsRunning.dec();
+          }
         },
         {
           concurrency: jobConcurrency(env),
           // GitHub failing for now (5xx, rate limits, dropped connections) is retried with backoff.
           retry: jobRetryPolicy(env),
           onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
+            metrics.jobsDeadLettered.inc();
             if (error instanceof UnreadableJob) {
               app.log.error({ key: job.key }, `resolve-bot dead-lettered a stored job: ${error.message}`);
               return;
             }
-            app.log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
             const read = readStoredRequest(job.payload);
+            const log = read.ok ? requestLog(app.log, read.request) : app.log;
+            log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
             if (read.ok && awaitsReply(read.request.origin)) await replyOnPullRequest(read.request, GAVE_UP);
           },
         },
@@ -108,19 +140,31 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     }
 
     app.on([...INGRESS_EVENTS], async (context) => {
-      const request = toRequest(context);
-      if (!request) return;
-      await acknowledgements.intake(
-        request.id,
-        () => queue.submit({ id: request.id, key: requestKey(request), payload: request }),
-        async () => {
-          if (!acknowledgedAtIntake(request.origin)) return;
-          // The acknowledgement is a courtesy: if it fails, the command still runs.
-          await replyChannel(context.octokit, request)
-            .acknowledge()
-            .catch((error: unknown) => context.log.warn({ err: error }, "👀 reaction failed"));
-        },
-      );
+      // The acknowledgement latency: from here to the answer, which goes once the job is recorded.
+      const answered = metrics.webhookAck.startTimer({ event: context.name });
+      try {
+        const request = toRequest(context);
+        if (!request) return;
+        // Its Octokit is the event's own: its lines (request logging) name the request too.
+        context.octokit.log = requestLog(context.octokit.log, request);
+        await acknowledgements.intake(
+          request.id,
+          async () => {
+            const recorded = await queue.submit({ id: request.id, key: requestKey(request), payload: request });
+            if (recorded) metrics.jobsQueued.inc();
+            return recorded;
+          },
+          async () => {
+            if (!acknowledgedAtIntake(request.origin)) return;
+            // The acknowledgement is a courtesy: if it fails, the command still runs.
+            await replyChannel(context.octokit, request)
+              .acknowledge()
+              .catch((error: unknown) => requestLog(app.log, request).warn({ err: error }, "👀 reaction failed"));
+          },
+        );
+      } finally {
+        answered();
+      }
     });
     // Probot's setup page registers the app with the server's bare address as its webhook URL:
     // webhooks posted to `/` are taken too, so the first install works without editing the URL.

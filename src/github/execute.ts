@@ -12,6 +12,8 @@ import type { ExecuteOptions, ExecuteResult, ForgeAdapter } from "../pipeline/fo
 import type { Request } from "../pipeline/request.js";
 import { runRequest } from "../pipeline/run-request.js";
 import { createRegistry } from "../tools/index.js";
+import { CommandTiming } from "../pipeline/command-metrics.js";
+import { requestLog } from "../pipeline/request-log.js";
 import { transientFailure } from "./http-errors.js";
 import { probotFromEnv, webUrl } from "./octokit.js";
 import { githubPorts } from "./session.js";
@@ -89,17 +91,21 @@ async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: Execu
   const executor = await executorFor(env);
   const installationId = installationOf(request);
   const octokit = await executor.probot.auth(installationId);
+  // A new Octokit per request: its own lines (request logging, rate-limit warnings) name the request too.
+  octokit.log = requestLog(octokit.log, request);
+  const timing = new CommandTiming(request, (name) => executor.runtime.registry.get(name) !== undefined, options.progress);
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
-    log: options.log ?? executor.probot.log,
+    log: requestLog(options.log ?? executor.probot.log, request),
     appId: executor.appId,
     webUrl: executor.webUrl,
     canWriteWorkflows: () => executor.canWriteWorkflows(installationId),
     onReply: (body) => replied.push(body),
-    ...(options.progress ? { progress: options.progress } : {}),
+    progress: timing.progress,
     ...(options.rerun ? { rerun: true } : {}),
   });
   const result = await runRequest(request, ports);
+  timing.finish(result);
   return { ok: result.status === "ok", status: result.status, replied };
 }
 

@@ -3,13 +3,14 @@
  * (5xx retried by its retry plugin), with two changes — a rate limit (secondary: 403 + retry-after;
  * primary: the reset time) is waited out once in place only when the wait is short, and writes that
  * create something are retried only after looking whether the failed try created it
- * (idempotent-writes). What still fails is retried as a job (pipeline/transient).
+ * (idempotent-writes). Every call is counted for GET /metrics (octokit-metrics). What still fails is retried as a job (pipeline/transient).
  * RESOLVE_BOT_THROTTLE=off turns request spacing off, for a local GitHub emulator (never against
  * github.com); rate-limit answers are handled the same either way.
  */
 import { getPrivateKey } from "@probot/get-private-key";
 import { Probot, ProbotOctokit } from "probot";
 import { idempotentWrites } from "./idempotent-writes.js";
+import { githubCallMetrics } from "./octokit-metrics.js";
 
 /** The longest rate-limit wait worth retrying inside one command; a longer one is a job retry. */
 const MAX_RETRY_AFTER_SECONDS = 60;
@@ -31,7 +32,7 @@ export function resolveBotOctokit(env: NodeJS.ProcessEnv): typeof ProbotOctokit 
     env.RESOLVE_BOT_THROTTLE === "off"
       ? { global: unspaced, auth: unspaced, search: unspaced, write: unspaced, notifications: unspaced }
       : {};
-  return ProbotOctokit.plugin(idempotentWrites).defaults((options: Record<string, unknown>) => {
+  return ProbotOctokit.plugin(idempotentWrites, githubCallMetrics).defaults((options: Record<string, unknown>) => {
     const throttle = (options.throttle ?? {}) as Record<string, unknown>;
     return {
       ...options,
@@ -68,5 +69,7 @@ export function probotFromEnv(env: NodeJS.ProcessEnv): Probot {
     // Probot's options know no "silent"; "fatal" is as quiet as it gets there.
     logLevel: env.LOG_LEVEL === "silent" ? "fatal" : (env.LOG_LEVEL ?? "info"),
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
+    // Errors also go to Sentry, as Probot's server does with SENTRY_DSN (in workers and their threads too).
+    ...(env.SENTRY_DSN ? { sentryDsn: env.SENTRY_DSN } : {}),
   });
 }

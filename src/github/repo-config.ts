@@ -14,26 +14,48 @@ export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
 
 const Level = Type.Union(PERMISSION_LEVELS.map((level) => Type.Literal(level)));
 
+/** Its descriptions are what an editor shows for each key (docs/resolve-bot.schema.json is made from it). */
 export const RepoConfigSchema = Type.Object(
   {
-    tools: Type.Optional(Type.Array(Type.String(), { description: "enabled tools (default: all)" })),
-    permissions: Type.Optional(Type.Record(Type.String(), Level, { description: "minimum permission per command; key `default`" })),
-    steering: Type.Optional(Type.Union([Type.Literal("stack"), Type.Literal("strict")])),
-    gate_check: Type.Optional(Type.Boolean()),
+    tools: Type.Optional(
+      Type.Array(Type.String(), { description: "Enabled tools (default: all). `ast-edit`, `ast_edit` and `AST_Edit` mean the same." }),
+    ),
+    permissions: Type.Optional(
+      Type.Record(Type.String(), Level, {
+        description: "Minimum permission per command; key `default` for the rest (default: write; help and pending need read).",
+      }),
+    ),
+    steering: Type.Optional(
+      Type.Union([Type.Literal("stack"), Type.Literal("strict")], {
+        description: "stack (default): previews pile up; strict: new previews are refused until the stack is empty.",
+      }),
+    ),
+    gate_check: Type.Optional(Type.Boolean({ description: "The `resolve-bot` check run, for branch protection (default: true)." })),
     limits: Type.Optional(
       Type.Object(
         {
-          max_files: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_total_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_commands_per_comment: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_pending: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_files: Type.Optional(Type.Integer({ minimum: 1, description: "Files in the repository, or touched by one change." })),
+          max_file_bytes: Type.Optional(Type.Integer({ minimum: 1, description: "Bigger files are left alone." })),
+          max_total_bytes: Type.Optional(
+            Type.Integer({ minimum: 1, description: "Bytes of all files together (the tarball read, a change's writes)." }),
+          ),
+          max_commands_per_comment: Type.Optional(
+            Type.Integer({ minimum: 1, description: "A comment with more commands is refused whole; nothing runs." }),
+          ),
+          max_pending: Type.Optional(Type.Integer({ minimum: 1, description: "Previews are refused while the stack holds this many." })),
         },
         { additionalProperties: false },
       ),
     ),
-    commit_message: Type.Optional(Type.String({ minLength: 1, description: "template with {label}, {reason}" })),
-    run_on_edit: Type.Optional(Type.Boolean({ description: "run commands added to a comment by editing it (default off)" })),
+    commit_message: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "Commit message template with {label}, {reason}, {tool}, {id}; trailers are always added.",
+      }),
+    ),
+    run_on_edit: Type.Optional(
+      Type.Boolean({ description: "Run the commands a comment's edit adds (never one that already ran). Default off." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -59,14 +81,37 @@ export const DEFAULT_PERMISSIONS: Record<string, PermissionLevel> = { default: "
 
 export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
 
+/**
+ * One problem of a configuration file: where it is (keys and indexes from the top; empty for the
+ * whole file) and what the gate says about it. `resolve-bot config validate` shows the same text
+ * with the line and column of `path`.
+ */
+export interface ConfigProblem {
+  path: (string | number)[];
+  message: string;
+  /** The problem is the path's last key itself (unknown), not its value. */
+  isKey?: true;
+}
+
+/** What the schema refuses in a configuration, worded as the gate check words it. */
+export function schemaProblems(raw: unknown): ConfigProblem[] {
+  const problems = [...Value.Errors(RepoConfigSchema, raw ?? {})].map((error) => {
+    // A JSON pointer: `/limits/max_files`, with `~1` for `/` and `~0` for `~` inside keys.
+    const path = error.path
+      .split("/")
+      .filter(Boolean)
+      .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const key = path.join(".") || "(top level)";
+    if (error.type === ValueErrorType.ObjectAdditionalProperties) return { path, message: `${key}: unknown key`, isKey: true as const };
+    return { path, message: `${key}: ${error.message.toLowerCase()}` };
+  });
+  return problems.filter((problem, index) => problems.findIndex((other) => other.message === problem.message) === index);
+}
+
 export function parseRepoConfig(raw: unknown): ConfigResult {
   const value = raw ?? {};
-  const errors = [...Value.Errors(RepoConfigSchema, value)].map((error) => {
-    const key = error.path.split("/").filter(Boolean).join(".") || "(top level)";
-    if (error.type === ValueErrorType.ObjectAdditionalProperties) return `${key}: unknown key`;
-    return `${key}: ${error.message.toLowerCase()}`;
-  });
-  if (errors.length > 0) return { ok: false, errors: [...new Set(errors)] };
+  const problems = schemaProblems(value);
+  if (problems.length > 0) return { ok: false, errors: problems.map((problem) => problem.message) };
   const config = value as RawRepoConfig;
   return {
     ok: true,
@@ -97,15 +142,21 @@ function normaliseKeys(permissions: Record<string, PermissionLevel>): Record<str
 
 /** Tool names and permission keys must name real commands (normalised: `ast-edit` = `ast_edit`). */
 export function checkNames(config: RepoConfig, commands: string[]): string[] {
+  return nameProblems(config, commands).map((problem) => problem.message);
+}
+
+/** `checkNames` with where each name is: `["tools", index]`, `["permissions", key as normalised]`. */
+export function nameProblems(config: RepoConfig, commands: string[]): ConfigProblem[] {
   const known = new Set(commands.map(normaliseCommandName));
-  const errors: string[] = [];
-  for (const tool of config.tools ?? []) {
-    if (!known.has(tool)) errors.push(`tools: unknown tool ${JSON.stringify(tool)}`);
-  }
+  const problems: ConfigProblem[] = [];
+  (config.tools ?? []).forEach((tool, index) => {
+    if (!known.has(tool)) problems.push({ path: ["tools", index], message: `tools: unknown tool ${JSON.stringify(tool)}` });
+  });
   for (const key of Object.keys(config.permissions)) {
-    if (key !== "default" && !known.has(key)) errors.push(`permissions.${key}: unknown command`);
+    if (key !== "default" && !known.has(key))
+      problems.push({ path: ["permissions", key], message: `permissions.${key}: unknown command`, isKey: true });
   }
-  return errors;
+  return problems;
 }
 
 export const DEFAULT_REPO_CONFIG: RepoConfig = (parseRepoConfig({}) as { ok: true; config: RepoConfig }).config;

@@ -75,6 +75,12 @@ export interface JobQueue {
    */
   idle(): Promise<void>;
   /**
+   * The readiness probe (GET /readyz): why this queue cannot record or carry out jobs now (its
+   * database or Redis does not answer, it is closing), or undefined when it can. Answers within
+   * about two seconds whatever the store does.
+   */
+  unreadyReason(): Promise<string | undefined>;
+  /**
    * Stops taking jobs; waits up to `graceMs` for running ones, then hands the rest back (they run
    * again on the next start) and releases connections.
    */

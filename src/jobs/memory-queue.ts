@@ -96,6 +96,10 @@ export class MemoryJobQueue implements JobQueue {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
+  async unreadyReason(): Promise<string | undefined> {
+    return this.closed ? "the job queue is closed" : undefined;
+  }
+
   /** Stops taking jobs; queued ones still run within the grace period, then the rest are dropped. */
   async close(graceMs = 0): Promise<void> {
     this.closed = true;

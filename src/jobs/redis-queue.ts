@@ -33,6 +33,8 @@ import { attempt as runAttempt, errorMessage, lostRunsError, retryPolicy } from 
 import { defineScripts, type ScriptName } from "./redis-scripts.js";
 
 const DAY_MS = 86_400_000;
+/** How long the readiness probe waits for PING. */
+const PROBE_TIMEOUT_MS = 2_000;
 
 export interface RedisJobQueueOptions {
   /** REDIS_URL, e.g. redis://127.0.0.1:6379/0 */
@@ -158,6 +160,27 @@ export class RedisJobQueue implements JobQueue {
       if (this.runs.size > 0) return false;
       return (await this.script("pending", [this.k("keys")], [this.k("list", "")])) === 0;
     });
+  }
+
+  async unreadyReason(): Promise<string | undefined> {
+    if (this.closing) return "the job queue is closed";
+    // Never a PING on a connection that is not up (it would wait in ioredis's offline queue): one
+    // being made (just started, or reconnecting) gets the probe's time to come up.
+    for (const [connection, what] of [
+      [this.redis, "Redis is not reachable"],
+      [this.processing?.connection, "the job worker's Redis connection is down"],
+    ] as const) {
+      if (connection && !(await connectedWithin(connection, PROBE_TIMEOUT_MS))) return `${what} (connection ${connection.status})`;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS, "Redis did not answer PING within 2 s")));
+    try {
+      return await Promise.race([this.redis.ping().then(() => undefined), late]);
+    } catch (error) {
+      return `Redis does not answer: ${errorMessage(error)}`;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(graceMs = this.options.graceMs ?? 10_000): Promise<void> {
@@ -317,5 +340,23 @@ export class RedisJobQueue implements JobQueue {
 
   private reportError(message: string, error: unknown): void {
     (this.options.onError ?? ((m: string, e: unknown) => console.error(m, e ?? "")))(message, error);
+  }
+}
+
+/** Whether `connection` is up now or comes up within `ms` (a closed one never does). */
+async function connectedWithin(connection: Redis, ms: number): Promise<boolean> {
+  if (connection.status === "ready") return true;
+  if (connection.status === "end") return false;
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  try {
+    return await new Promise<boolean>((resolve) => {
+      onReady = () => resolve(true);
+      connection.once("ready", onReady);
+      timer = setTimeout(resolve, ms, false);
+    });
+  } finally {
+    clearTimeout(timer);
+    connection.off("ready", onReady!);
   }
 }

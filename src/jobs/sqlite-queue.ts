@@ -124,6 +124,8 @@ export class SqliteJobQueue implements JobQueue {
       ),
       requeueRunning: this.db.prepare("UPDATE jobs SET state = 'queued' WHERE state = 'running'"),
       unfinished: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'running')"),
+      // The readiness probe: a read that goes through SQLite's locks (WAL), not a constant.
+      probe: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM counters"),
       pruneSeen: this.db.prepare<[number]>("DELETE FROM seen WHERE at < ?"),
       pruneDead: this.db.prepare<[number]>("DELETE FROM jobs WHERE state = 'dead' AND notified = 1 AND dead_at < ?"),
     };
@@ -171,6 +173,16 @@ export class SqliteJobQueue implements JobQueue {
 
   async idle(): Promise<void> {
     await until(() => this.closed || (this.runs.size === 0 && this.sql.unfinished.get()!.n === 0));
+  }
+
+  async unreadyReason(): Promise<string | undefined> {
+    if (this.closing) return "the job queue is closed";
+    try {
+      this.sql.probe.get();
+      return undefined;
+    } catch (error) {
+      return `the job database (SQLite in ${this.options.dataDir}) does not answer: ${errorMessage(error)}`;
+    }
   }
 
   async close(graceMs = this.options.graceMs ?? 10_000): Promise<void> {

@@ -8,6 +8,8 @@ import { parseCommands, type SlashCommand } from "../core/commands.js";
 import { Runtime } from "../core/runtime.js";
 import { commandName, usageLine } from "../core/usage.js";
 import { createRegistry } from "../tools/index.js";
+import { RESERVED_COMMANDS } from "../core/registry.js";
+import { runConfigCommand } from "./config-check.js";
 import { runDemo } from "./demo.js";
 import { runLocalCommands, type LocalOptions } from "./session.js";
 import { plain, type Output } from "./terminal.js";
@@ -20,8 +22,11 @@ export const USAGE = `Usage:
   resolve-bot resolve apply|discard "<reason>" [--cwd DIR] [--no-commit]
   resolve-bot pending [--cwd DIR]
   resolve-bot tools
+  resolve-bot config validate [FILE]   check a .github/resolve-bot.yml as the gate does (default: that file)
+  resolve-bot config schema            print its JSON Schema
   resolve-bot demo
   resolve-bot server | worker   the GitHub App's webhook server, or a job worker, alone (see README)
+  resolve-bot all               both in one process, as npm start
   resolve-bot --version | --help
 
 Example:
@@ -83,6 +88,12 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
         return 0;
       case "demo":
         return await runDemo(registry, output);
+      case "config": {
+        const commands = [...registry.list().map((tool) => tool.name), ...RESERVED_COMMANDS];
+        const code = await runConfigCommand(rest, { cwd, commands, output });
+        if (code === undefined) throw new UsageError('config takes "validate [FILE]" or "schema".');
+        return code;
+      }
       default:
         throw new UsageError(`Unknown command "${verb}".`);
     }

@@ -6,9 +6,11 @@
  */
 import { RetryableJobError } from "../jobs/job-queue.js";
 import type { WorkerPool } from "../workers/pool.js";
+import { observeStopped } from "./command-metrics.js";
 import type { ExecuteResult, RequestTask } from "./forge.js";
 import type { PipelineLog } from "./ports.js";
 import { awaitsReply, requestKey, type Request } from "./request.js";
+import { requestLog } from "./request-log.js";
 
 /** What a worker thread runs: the composition root above this layer picks the forge adapter (src/forges.ts). */
 const TASK = { module: new URL("../worker-task.js", import.meta.url), export: "executeRequestTask" };
@@ -28,6 +30,7 @@ interface StoppedRequestReply {
 
 export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: StoppedRequestReply) {
   return async (request: Request, signal?: AbortSignal, rerun = false): Promise<ExecuteResult | undefined> => {
+    const started = performance.now();
     const outcome = await pool.run<RequestTask, ExecuteResult>(
       { ...TASK, input: { request, rerun } },
       { label: requestLabel(request), ...(signal ? { signal } : {}) },
@@ -36,12 +39,16 @@ export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: 
     if (retry) {
       // GitHub failed for now: the queue runs the job again after its backoff (or replies as a dead letter).
       const error = new RetryableJobError(`GitHub failed for now (${requestKey(request)}): ${retry.message}`, retry.retryAfterMs);
-      log.warn({ err: error }, "resolve-bot request failed for now; the queue will try it again");
+      requestLog(log, request).warn({ err: error }, "resolve-bot request failed for now; the queue will try it again");
       throw error;
     }
     if (outcome.ok) return outcome.value;
     if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);
-    log.error({ err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) }, "resolve-bot request stopped");
+    observeStopped(request, outcome.reason, (performance.now() - started) / 1000);
+    requestLog(log, request).error(
+      { err: new Error(`${outcome.reason}: ${outcome.detail ?? outcome.message}`) },
+      "resolve-bot request stopped",
+    );
     // Only someone who asked is waiting for an answer; a push or an opened PR is only logged.
     if (awaitsReply(request.origin)) await replyStopped(request, outcome.message);
     return undefined;

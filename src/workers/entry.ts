@@ -5,6 +5,7 @@
  * a value, so the pool can tell "the task failed" from "the worker died".
  */
 import { type MessagePort, threadId } from "node:worker_threads";
+import { takeObservations, type Observation } from "../ops/observations.js";
 import { withProgressPort } from "./progress.js";
 
 export interface EntryTask {
@@ -15,8 +16,11 @@ export interface EntryTask {
   port: MessagePort;
 }
 
-/** `threadId` and `heapUsedBytes` tell the pool which worker ran it and how large it has grown. */
-export type EntryResult = { threadId: number; heapUsedBytes: number } & (
+/**
+ * `threadId` and `heapUsedBytes` tell the pool which worker ran it and how large it has grown;
+ * `observations` are the thread's metrics since its last task (ops/observations.ts says why here).
+ */
+export type EntryResult = { threadId: number; heapUsedBytes: number; observations: Observation[] } & (
   { kind: "value"; value: unknown } | { kind: "thrown"; error: string }
 );
 
@@ -35,6 +39,6 @@ export default async function runEntryTask(task: EntryTask): Promise<EntryResult
   }
 }
 
-function worker(): { threadId: number; heapUsedBytes: number } {
-  return { threadId, heapUsedBytes: process.memoryUsage().heapUsed };
+function worker(): { threadId: number; heapUsedBytes: number; observations: Observation[] } {
+  return { threadId, heapUsedBytes: process.memoryUsage().heapUsed, observations: takeObservations() };
 }

@@ -18,6 +18,7 @@
 import { pathToFileURL } from "node:url";
 import { types } from "node:util";
 import { Piscina } from "piscina";
+import type { Observation } from "../ops/observations.js";
 import type { EntryResult, EntryTask } from "./entry.js";
 import type { WorkerPoolSettings } from "./limits.js";
 import { type StopReason, type WorkerOutcome, stoppedMessage } from "./outcome.js";
@@ -49,6 +50,8 @@ export interface WorkerPoolOptions {
   onWorkerError: (error: Error) => void;
   /** The worker entry; the built one next to this module by default. */
   entry?: URL;
+  /** What a task's thread observed (metrics), handed over with each task's result. */
+  onObservations?: (observations: Observation[]) => void;
 }
 
 /** The built entry next to this module (dist/src/workers/entry.js). */
@@ -65,9 +68,13 @@ export class WorkerPool {
   readonly #retiring = new Set<number>();
   /** close() or destroy() was called: what fails from now on was cancelled. */
   #closing = false;
+  /** Heap in use of each live worker after its latest task. */
+  readonly #heapUsed = new Map<number, number>();
+  readonly #onObservations: ((observations: Observation[]) => void) | undefined;
 
   constructor(settings: WorkerPoolSettings, options: WorkerPoolOptions) {
     this.#settings = settings;
+    this.#onObservations = options.onObservations;
     this.#pool = new Piscina({
       filename: (options.entry ?? DEFAULT_ENTRY).href,
       minThreads: settings.workers,
@@ -89,11 +96,26 @@ export class WorkerPool {
       this.#workers.delete(worker.id);
       this.#dispatched.delete(worker.id);
       this.#retiring.delete(worker.id);
+      this.#heapUsed.delete(worker.id);
     });
   }
 
   get settings(): WorkerPoolSettings {
     return this.#settings;
+  }
+
+  /** Why the pool cannot take tasks now (GET /readyz), or undefined when it can. */
+  unreadyReason(): string | undefined {
+    if (this.#closing) return "the worker pool is shutting down";
+    if (this.#workers.size === 0) return "no worker thread is running";
+    return undefined;
+  }
+
+  /** For GET /metrics: live threads, and the heap they reported after their latest tasks. */
+  gauges(): { threads: number; heapUsedBytes: number } {
+    let heapUsedBytes = 0;
+    for (const [id, bytes] of this.#heapUsed) if (this.#workers.has(id)) heapUsedBytes += bytes;
+    return { threads: this.#workers.size, heapUsedBytes };
   }
 
   async run<I, O>(task: WorkerTask<I>, limits: RunLimits): Promise<WorkerOutcome<O>> {
@@ -141,7 +163,9 @@ export class WorkerPool {
   }
 
   /** Retires the worker that just finished if its heap grew too large; ends idle retiring workers. */
-  #afterTask({ threadId, heapUsedBytes }: EntryResult): void {
+  #afterTask({ threadId, heapUsedBytes, observations }: EntryResult): void {
+    this.#heapUsed.set(threadId, heapUsedBytes);
+    if (observations.length > 0) this.#onObservations?.(observations);
     if (heapUsedBytes > this.#settings.recycleAboveHeapMb * 1024 * 1024) this.#retiring.add(threadId);
     for (const id of this.#retiring) {
       const worker = this.#workers.get(id);

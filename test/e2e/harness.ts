@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
 
-const SECRET = "e2e-webhook-secret";
+/** What the emulator signs webhooks with (probotEnv) and the bot checks them against. */
+export const SECRET = "e2e-webhook-secret";
 const SERVER = path.resolve("dist/src/server.js");
 
 export async function freePort(): Promise<number> {

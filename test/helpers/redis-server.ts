@@ -22,35 +22,19 @@ export function describeWithRedis(what: string): jest.Describe {
 export class RedisServer {
   private constructor(
     readonly url: string,
-    private readonly child: ChildProcess,
+    private readonly port: number,
+    private child: ChildProcess,
   ) {}
 
   static async start(): Promise<RedisServer> {
     const port = await freePort();
-    const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: "ignore",
-    });
-    const url = `redis://127.0.0.1:${port}`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      // Refused until redis-server listens: connect() rejects then, and without a listener ioredis
-      // would also print "[ioredis] Unhandled error event" (once per `npm run loadtest -- --redis`).
-      probe.on("error", () => undefined);
-      try {
-        await probe.connect();
-        await probe.ping();
-        return new RedisServer(url, child);
-      } catch (error) {
-        if (Date.now() > deadline || child.exitCode !== null) {
-          child.kill("SIGKILL");
-          throw new Error(`redis-server did not start on port ${port}`, { cause: error });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } finally {
-        probe.disconnect();
-      }
-    }
+    return new RedisServer(`redis://127.0.0.1:${port}`, port, await launch(port));
+  }
+
+  /** Starts it again on the same port after stop() (empty: the tests' Redis persists nothing). */
+  async restart(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) throw new Error("restart() needs the Redis server to be stopped");
+    this.child = await launch(this.port);
   }
 
   async stop(): Promise<void> {
@@ -58,6 +42,33 @@ export class RedisServer {
     const exited = new Promise((resolve) => this.child.on("exit", resolve));
     this.child.kill("SIGKILL");
     await exited;
+  }
+}
+
+async function launch(port: number): Promise<ChildProcess> {
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // Refused until redis-server listens: connect() rejects then, and without a listener ioredis
+    // would also print "[ioredis] Unhandled error event" (once per `npm run loadtest -- --redis`).
+    probe.on("error", () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return child;
+    } catch (error) {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill("SIGKILL");
+        throw new Error(`redis-server did not start on port ${port}`, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      probe.disconnect();
+    }
   }
 }
 

@@ -81,6 +81,15 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     return { ids: ids(), reruns: reruns(), dead };
   }
 
+  test("readiness: ready while open, also while processing; not ready once closed, saying so", async () => {
+    const queue = queues.open();
+    expect(await queue.unreadyReason()).toBeUndefined();
+    recordRuns(queue);
+    expect(await queue.unreadyReason()).toBeUndefined();
+    await queue.close();
+    expect(await queue.unreadyReason()).toBe("the job queue is closed");
+  });
+
   test("a delivery id is taken once, also after a restart; the job runs once with its payload", async () => {
     const first = queues.open();
     expect(await first.submit(job("d-1", "o/r#1", { comment: "/resolve apply" }))).toBe(true);
