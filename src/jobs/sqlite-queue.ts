@@ -125,7 +125,7 @@ export class SqliteJobQueue implements JobQueue {
       requeueRunning: this.db.prepare("UPDATE jobs SET state = 'queued' WHERE state = 'running'"),
       unfinished: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'running')"),
       // The readiness probe: a read that goes through SQLite's locks (WAL), not a constant.
-      probe: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM counters"),
+      probe: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM seen"),
       pruneSeen: this.db.prepare<[number]>("DELETE FROM seen WHERE at < ?"),
       pruneDead: this.db.prepare<[number]>("DELETE FROM jobs WHERE state = 'dead' AND notified = 1 AND dead_at < ?"),
     };
