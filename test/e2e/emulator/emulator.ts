@@ -4,6 +4,7 @@
  * runs, comments, reactions, git reads), steering (faults, hooks) and validation.
  */
 import { AppAuth } from "./auth.js";
+import { GitHttp } from "./git-http.js";
 import { GitStore, ZERO_SHA, type CommitInfo, type FileMap, type GitIdentity, type TreeEntry } from "./git-store.js";
 import { OpenApiValidator } from "./openapi.js";
 import { Router, type RequestPattern } from "./router.js";
@@ -123,7 +124,8 @@ export class GitHubEmulator {
   async start(): Promise<void> {
     if (this.server) return;
     this.gitStore = await GitStore.create();
-    this.server = new EmulatorServer(this.router, this.traffic, this.auth);
+    const git = new GitHttp(this.auth, (owner, name) => this.state.repo(owner, name)?.gitDir);
+    this.server = new EmulatorServer(this.router, this.traffic, this.auth, git);
     await this.server.listen();
     const shapes = new Shapes(this.apiUrl, this.url);
     this.context = new RouteContext(this.state, this.gitStore, shapes, this.auth, (repo, ref) => this.afterRefUpdate(repo, ref));
@@ -572,7 +574,17 @@ export class GitHubEmulator {
 
   /** Requests no route answered (404 "Not Found" from the emulator itself). */
   unmatched(): LogEntry[] {
-    return this.log().filter((e) => e.operation === undefined && !e.path.startsWith("/_emulator/") && !e.fault);
+    return this.log().filter((e) => e.operation === undefined && !e.path.startsWith("/_emulator/") && !e.fault && !e.git);
+  }
+
+  /** Git's smart HTTP requests so far (`GET …/info/refs`, `POST …/git-upload-pack`): what was fetched over git. */
+  gitRequests(): LogEntry[] {
+    return this.log().filter((e) => e.git !== undefined);
+  }
+
+  /** `http://127.0.0.1:<port>/<owner>/<repo>.git`, where git fetches the repository (Basic `x-access-token:<token>`). */
+  gitUrl(fullName: string): string {
+    return `${this.url}/${fullName}.git`;
   }
 
   clearLog(): void {
@@ -603,7 +615,7 @@ export class GitHubEmulator {
     const validator = OpenApiValidator.shared();
     const violations: Violation[] = [];
     for (const e of entries) {
-      if (e.path.startsWith("/_emulator/")) continue;
+      if (e.path.startsWith("/_emulator/") || e.git) continue;
       const errors =
         e.operation === undefined
           ? e.fault
