@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import tar from "tar-stream";
 import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
-import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
+import { formatBytes, raiseHint, type WorkspaceLimits } from "../workspace/limits.js";
 import { notRegularFile, Workspace } from "../workspace/workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 
@@ -46,7 +46,9 @@ export class TarballWorkspace extends Workspace {
       tarBytes = gunzipSync(archive, { maxOutputLength });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-        throw new UserError(`The repository at ${revision.slice(0, 7)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`);
+        throw new UserError(
+          `The repository at ${revision.slice(0, 7)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit${raiseHint(limits, "maxTotalBytes")}.`,
+        );
       }
       throw error;
     }
@@ -68,7 +70,7 @@ export class TarballWorkspace extends Workspace {
               total += content.byteLength;
               if (files.size >= limits.maxFiles) {
                 throw new UserError(
-                  `The repository has more than ${limits.maxFiles} files, over the limit; resolve-bot does not work on it.`,
+                  `The repository has more than ${limits.maxFiles} files, over the limit${raiseHint(limits, "maxFiles")}; resolve-bot does not work on it.`,
                 );
               }
               files.set(path, content.byteLength > limits.maxFileBytes ? content.byteLength : content);
@@ -90,7 +92,7 @@ export class TarballWorkspace extends Workspace {
     if (failure) throw failure;
     if (total > limits.maxTotalBytes) {
       throw new UserError(
-        `The repository at ${revision.slice(0, 7)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`,
+        `The repository at ${revision.slice(0, 7)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit${raiseHint(limits, "maxTotalBytes")}.`,
       );
     }
     return new TarballWorkspace(files, executables, revision, limits);
