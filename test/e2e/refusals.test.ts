@@ -101,8 +101,14 @@ test("a workflow file change without the workflows permission is refused before 
 });
 
 test("an unexpected GitHub failure gets an apology, 😕, and no repository writes", async () => {
+  // A head the bot has not fetched yet: git fails, so does the tarball it falls back to.
+  const other = await bot.gh.createPullRequest({ repo: REPO, head: "other", user: "alice", commits: [{ files: { "other.md": "o\n" } }] });
+  bot.gh.clearLog();
+  const gitFault = bot.gh.injectFault({ method: "POST", path: "/acme/gadgets.git/git-upload-pack", status: 500 });
   const fault = bot.gh.injectFault({ method: "GET", path: "/repos/:o/:r/tarball/*", status: 404 });
-  const result = await comment(bot, REPO, prNumber, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  const result = await comment(bot, REPO, other.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  expect(gitFault.hits).toBe(1);
+  expect(bot.output()).toContain(`could not fetch acme/gadgets at ${other.headSha} with git; reading its tarball instead`);
   expect(fault.hits).toBe(1);
   expect(result.done).toBe("confused");
   expect(result.reply).toBe(

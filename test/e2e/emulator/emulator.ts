@@ -565,10 +565,10 @@ export class GitHubEmulator {
     return this.traffic.log();
   }
 
-  /** Non-GET requests, without the token exchange. */
+  /** Non-GET requests, without the token exchange and git fetches (a POST that reads). */
   writes(): LogEntry[] {
     return this.log().filter(
-      (e) => e.method !== "GET" && e.method !== "HEAD" && !/^\/app\/installations\/[^/]+\/access_tokens$/.test(e.path),
+      (e) => e.method !== "GET" && e.method !== "HEAD" && !e.git && !/^\/app\/installations\/[^/]+\/access_tokens$/.test(e.path),
     );
   }
 
