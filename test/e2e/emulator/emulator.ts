@@ -237,20 +237,7 @@ export class GitHubEmulator {
     const defaultBranch = opts.defaultBranch ?? "main";
     const gitDir = this.git.repoDir(fullName);
     await this.git.init(gitDir, defaultBranch);
-    const now = isoNow();
-    const repo: Repo = {
-      id: this.state.nextId("repo", 100_000),
-      owner: this.state.user(owner),
-      name,
-      fullName,
-      defaultBranch,
-      private: opts.private ?? false,
-      gitDir,
-      createdAt: now,
-      pushedAt: now,
-      description: opts.description ?? null,
-    };
-    this.state.addRepo(repo);
+    this.registerRepo(owner, name, gitDir, { ...opts, defaultBranch });
     const headSha = await this.git.commitFiles(gitDir, {
       files,
       message: opts.message ?? "Initial commit",
@@ -258,6 +245,49 @@ export class GitHubEmulator {
     });
     await this.git.updateRef(gitDir, `refs/heads/${defaultBranch}`, headSha, ZERO_SHA);
     return { fullName, defaultBranch, headSha };
+  }
+
+  /**
+   * A repository whose history is a copy of the bare repository `source` (hard links where the
+   * file system allows): for repositories too big to build through createRepo in every test
+   * file (test/helpers/big-repos.ts builds them once).
+   */
+  async importRepo(
+    owner: string,
+    name: string,
+    source: string,
+    opts: { defaultBranch?: string } = {},
+  ): Promise<{ fullName: string; headSha: string }> {
+    const fullName = `${owner}/${name}`;
+    if (this.state.repo(owner, name)) throw new Error(`repository ${fullName} exists`);
+    const defaultBranch = opts.defaultBranch ?? "main";
+    const gitDir = this.git.repoDir(fullName);
+    await this.git.cloneBare(source, gitDir, { local: true });
+    this.registerRepo(owner, name, gitDir, { defaultBranch });
+    const headSha = await this.git.refSha(gitDir, `refs/heads/${defaultBranch}`);
+    if (!headSha) throw new Error(`${source} has no branch ${defaultBranch}`);
+    return { fullName, headSha };
+  }
+
+  private registerRepo(
+    owner: string,
+    name: string,
+    gitDir: string,
+    opts: { defaultBranch: string; private?: boolean; description?: string },
+  ): void {
+    const now = isoNow();
+    this.state.addRepo({
+      id: this.state.nextId("repo", 100_000),
+      owner: this.state.user(owner),
+      name,
+      fullName: `${owner}/${name}`,
+      defaultBranch: opts.defaultBranch,
+      private: opts.private ?? false,
+      gitDir,
+      createdAt: now,
+      pushedAt: now,
+      description: opts.description ?? null,
+    });
   }
 
   /** Fork `source` (`owner/name`) to `owner` with all its branches. */
