@@ -7,8 +7,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { astGrepVersion, benchAstEdit, MULTI_LANGUAGE_REWRITES, REWRITES, type AstEditRow } from "./ast-edit.js";
+import { astGrepBinary, astGrepVersion, benchAstEdit, MULTI_LANGUAGE_REWRITES, REWRITES, type AstEditRow } from "./ast-edit.js";
 import { benchApi, type ApiRow } from "./api-cost.js";
+import { benchRepoSizes, repoSizeMarkdown, type RepoSizeRow } from "./repo-size.js";
 import { defaultWorkDir, packageVersion, prepareAstCorpora, prepareMultiLanguageCorpus, prepareTsProject } from "./corpus.js";
 import { jscodeshiftVersion } from "./jscodeshift.js";
 import { memoryOf, type MemoryRow } from "./memory.js";
@@ -30,6 +31,10 @@ export const TARGETS = {
   apply_calls: 7,
   apply_writes: 5,
   ast_edit_peak_mb: 300,
+  /** Repository size (issue 19): bot ÷ floor, first command on a head and second on the same head; peak RSS of all processes. */
+  repo_size_first_ratio: 1.5,
+  repo_size_second_ratio: 1.0,
+  repo_size_peak_rss_mb: 1024,
 };
 
 export interface BenchResults {
@@ -67,6 +72,7 @@ export interface BenchResults {
     sizes: ApiRow[];
   };
   memory?: { ast_edit_peak_mb: number; rows: MemoryRow[] };
+  repo_size?: RepoSizeRow[];
   targets: typeof TARGETS;
   met: Record<string, boolean | null>;
 }
@@ -219,6 +225,10 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     results.memory = { ast_edit_peak_mb: Math.max(...rows.filter((r) => r.tool === "ast_edit").map((r) => r.peak_mb)), rows };
   }
 
+  if (options.sections.includes("repo-size")) {
+    results.repo_size = await benchRepoSizes(options.repoSizes, astGrepBinary());
+  }
+
   const met = results.met;
   const atLeast = (v: number | null | undefined, t: number) => (v === null || v === undefined ? null : v >= t);
   const atMost = (v: number | null | undefined, t: number) => (v === null || v === undefined ? null : v <= t);
@@ -236,6 +246,11 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
   met["api.apply.calls"] = atMost(results.api?.apply.calls, TARGETS.apply_calls);
   met["api.apply.writes"] = atMost(results.api?.apply.writes, TARGETS.apply_writes);
   met["memory.ast_edit_peak_mb"] = atMost(results.memory?.ast_edit_peak_mb, TARGETS.ast_edit_peak_mb);
+  for (const row of results.repo_size ?? []) {
+    met[`repo_size.${row.files}.first_ratio`] = atMost(row.first_ratio, TARGETS.repo_size_first_ratio);
+    met[`repo_size.${row.files}.second_ratio`] = atMost(row.second_ratio, TARGETS.repo_size_second_ratio);
+    met[`repo_size.${row.files}.peak_rss_mb`] = atMost(row.peak_rss_mb, TARGETS.repo_size_peak_rss_mb);
+  }
 
   const markdown = renderMarkdown(results, options);
   const out = path.resolve(options.out);
@@ -354,6 +369,13 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
     lines.push(
       "",
       `ast-edit peak RSS: **${r.memory.ast_edit_peak_mb} MB**${mark(r.met["memory.ast_edit_peak_mb"])} (target ≤ ${TARGETS.ast_edit_peak_mb} MB).`,
+      "",
+    );
+  }
+  if (r.repo_size) {
+    lines.push(...repoSizeMarkdown(r.repo_size), "");
+    lines.push(
+      `Targets: first ÷ floor ≤ ${TARGETS.repo_size_first_ratio}×, second ÷ floor ≤ ${TARGETS.repo_size_second_ratio}×, peak RSS ≤ ${TARGETS.repo_size_peak_rss_mb} MB.`,
       "",
     );
   }

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { effectCopies, type BigRepo } from "../helpers/big-repos.js";
-import { deliver, latestReply, useBot, waitFor, type Bot } from "./harness.js";
+import { comment, useBot, type Bot } from "./harness.js";
 
 const run = promisify(execFile);
 const REPO = "acme/mono";
@@ -45,18 +45,9 @@ useBot(async (started) => {
   tsPr = await bot.gh.createPullRequest({ repo: TS_REPO, head: "topic", user: "alice", commits: [{ files: { "NOTES.md": "notes\n" } }] });
 });
 
-/** Posts a comment and waits (long) for the bot's 🚀 or 😕; the reply it posted. */
-async function command(body: string, repo = REPO, number = pr.number): Promise<{ done: string; reply: string; ms: number }> {
-  const started = Date.now();
-  const event = bot.gh.webhooks.issueComment({ repo, number, body, user: "alice" });
-  const before = bot.gh.comments(repo, number).length;
-  expect(await deliver(bot, event)).toBe(200);
-  const done = await waitFor(
-    `the bot to finish with ${body}`,
-    () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
-    COMMAND_TIMEOUT_MS,
-  );
-  return { done, reply: latestReply(bot, repo, number, before), ms: Date.now() - started };
+/** A command as alice, waited for as long as a big repository takes. */
+function command(body: string, repo = REPO, number = pr.number) {
+  return comment(bot, repo, number, "alice", body, COMMAND_TIMEOUT_MS);
 }
 
 /** The head's files in a scratch directory, as a person would have them (a checkout plus the PR's file). */
@@ -99,9 +90,7 @@ test(
       bot.gh.clearLog();
       const previewed = await command(`/ast-edit --lang ts --pat '${PATTERN}' --out '${REWRITE}'`);
       expect(previewed.done).toBe("rocket");
-      expect(previewed.reply).toContain(
-        `**AST Edit: ${cli.replacements.toLocaleString("en-US")} replacements in ${cli.files.toLocaleString("en-US")} files**`,
-      );
+      expect(previewed.reply).toContain(`**AST Edit: ${cli.replacements} replacements in ${cli.files} files**`);
       // The first command on the head fetched it over git, and only over git.
       expect(bot.gh.gitRequests().filter((entry) => entry.method === "POST").length).toBeGreaterThan(0);
       expect(bot.gh.log().filter((entry) => entry.path.includes("/tarball/"))).toEqual([]);
