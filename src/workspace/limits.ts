@@ -76,14 +76,14 @@ export function inMemoryLimits(limits: WorkspaceLimits): WorkspaceLimits {
   return {
     ...limits,
     maxTotalBytes: memory,
-    raisedBy: { ...limits.raisedBy, maxTotalBytes: "a server with more memory (git is not used here)" },
+    raisedBy: { ...limits.raisedBy, maxTotalBytes: "the repository cache (git) instead of the tarball fallback" },
   };
 }
 
-/** `; <what> raises it` for a refusal, when the limits say what raises this one. */
+/** ` (raise it with <what>)` for a refusal, when the limits say what raises this one. */
 export function raiseHint(limits: WorkspaceLimits, name: LimitName): string {
   const by = limits.raisedBy?.[name];
-  return by === undefined ? "" : ` (${by} raises it)`;
+  return by === undefined ? "" : ` (raise it with ${by})`;
 }
 
 let defaults: WorkspaceLimits | undefined;

@@ -117,3 +117,31 @@ test("an unexpected GitHub failure gets an apology, 😕, and no repository writ
   expect(repositoryWrites()).toEqual([]);
   expect(bot.output()).toContain("resolve-bot failed");
 });
+
+test("a repository over its limit is refused with the limit and what raises it, and nothing is written", async () => {
+  await bot.gh.createRepo("acme", "limited", {
+    ".github/resolve-bot.yml": "limits:\n  max_files: 2\n",
+    "src/a.ts": "console.log(1);\n",
+    "src/b.ts": "console.log(2);\n",
+  });
+  bot.gh.setPermission("acme/limited", "alice", "write");
+  const limited = await bot.gh.createPullRequest({
+    repo: "acme/limited",
+    head: "topic",
+    user: "alice",
+    commits: [{ files: { "c.ts": "c\n" } }],
+  });
+  bot.gh.clearLog();
+  const result = await comment(
+    bot,
+    "acme/limited",
+    limited.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'",
+  );
+  expect(result.done).toBe("confused");
+  expect(result.reply.split("\n")[0]).toBe(
+    "The repository has 4 files, over the limit of 2 (raise it with `limits.max_files` in .github/resolve-bot.yml, up to the server's RESOLVE_BOT_MAX_FILES); resolve-bot does not work on it.",
+  );
+  expect(repositoryWrites()).toEqual([]);
+});

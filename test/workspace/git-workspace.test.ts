@@ -79,7 +79,7 @@ describe("GitWorkspace", () => {
     made.push(gitDir);
     const files = new GitWorkspace(gitDir, sha, { ...LIMITS, raisedBy: { maxFiles: "RESOLVE_BOT_MAX_FILES" } });
     await expect(files.list()).rejects.toThrow(
-      "The repository has 12 files, over the limit of 10 (RESOLVE_BOT_MAX_FILES raises it); resolve-bot does not work on it.",
+      "The repository has 12 files, over the limit of 10 (raise it with RESOLVE_BOT_MAX_FILES); resolve-bot does not work on it.",
     );
     const bytes = new GitWorkspace(gitDir, sha, {
       ...LIMITS,
@@ -88,7 +88,7 @@ describe("GitWorkspace", () => {
       raisedBy: { maxTotalBytes: "RESOLVE_BOT_MAX_TOTAL_BYTES" },
     });
     await expect(bytes.list()).rejects.toThrow(
-      `The repository at ${sha.slice(0, 7)} is 26 B, over the 20 B limit (RESOLVE_BOT_MAX_TOTAL_BYTES raises it).`,
+      `The repository at ${sha.slice(0, 7)} is 26 B, over the 20 B limit (raise it with RESOLVE_BOT_MAX_TOTAL_BYTES).`,
     );
   });
 
