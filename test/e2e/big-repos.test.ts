@@ -97,7 +97,7 @@ test(
 
       bot.gh.clearLog();
       const applied = await command("/resolve apply use succeedNow");
-      expect(applied.done).toBe("rocket");
+      expect({ done: applied.done, reply: applied.reply.slice(0, 500) }).toMatchObject({ done: "rocket" });
       expect(bot.gh.gitRequests()).toEqual([]);
 
       await run(AST_GREP, ["run", "-p", PATTERN, "-r", REWRITE, "-l", "ts", "-U", "."], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
