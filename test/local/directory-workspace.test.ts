@@ -49,7 +49,8 @@ describe("DirectoryWorkspace reads", () => {
     });
     expect(await ws.tryReadText("big.ts")).toEqual({
       path: "big.ts",
-      skipped: "big.ts is 195.3 KB, over the 97.7 KB per-file limit (raise it with RESOLVE_BOT_MAX_FILE_BYTES); resolve-bot leaves it alone.",
+      skipped:
+        "big.ts is 195.3 KB, over the 97.7 KB per-file limit (raise it with RESOLVE_BOT_MAX_FILE_BYTES); resolve-bot leaves it alone.",
     });
     expect(await ws.tryReadText("small.ts")).toEqual({ path: "small.ts", skipped: "small.ts is not a regular file." });
     expect(await ws.tryReadText("gone.ts")).toEqual({ path: "gone.ts", skipped: "gone.ts is not a regular file." });
