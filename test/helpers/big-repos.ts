@@ -53,6 +53,12 @@ async function gitIn(cwd: string, args: string[]): Promise<string> {
     GIT_COMMITTER_EMAIL: "big@example.com",
     GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
     GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+    // No gc in the background (a commit of 36,000 loose objects starts one): the build deletes .git next.
+    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_KEY_0: "gc.auto",
+    GIT_CONFIG_VALUE_0: "0",
+    GIT_CONFIG_KEY_1: "maintenance.auto",
+    GIT_CONFIG_VALUE_1: "false",
   };
   const { stdout } = await run("git", args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
   return stdout.trim();
