@@ -2,6 +2,7 @@
  * The files of a pull request head at an exact SHA: one tarball download, extracted in memory
  * with the workspace limits. Nothing in it is ever run; links and special files are skipped.
  */
+import { constants as bufferConstants } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
@@ -42,7 +43,11 @@ export class TarballWorkspace extends Workspace {
   static async fromTarGz(archive: Buffer, revision: string, limits: WorkspaceLimits): Promise<TarballWorkspace> {
     let tarBytes: Buffer;
     try {
-      const maxOutputLength = limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE + TAR_OVERHEAD_FIXED;
+      // No larger than one buffer can be (limits from a big machine can be larger).
+      const maxOutputLength = Math.min(
+        limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE + TAR_OVERHEAD_FIXED,
+        bufferConstants.MAX_LENGTH,
+      );
       tarBytes = gunzipSync(archive, { maxOutputLength });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {

@@ -145,3 +145,15 @@ test("a repository over its limit is refused with the limit and what raises it, 
   );
   expect(repositoryWrites()).toEqual([]);
 });
+
+test("when git cannot fetch, the command is answered from the tarball, and the fallback is logged", async () => {
+  const fresh = await bot.gh.createPullRequest({ repo: REPO, head: "fallback", user: "alice", commits: [{ files: { "f.md": "f\n" } }] });
+  bot.gh.clearLog();
+  const gitFault = bot.gh.injectFault({ method: "POST", path: "/acme/gadgets.git/git-upload-pack", status: 500 });
+  const result = await comment(bot, REPO, fresh.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  expect(gitFault.hits).toBe(1);
+  expect(result.done).toBe("rocket");
+  expect(result.reply).toContain("**AST Edit: 1 replacement in 1 file**");
+  expect(bot.gh.log().filter((entry) => entry.path === `/repos/${REPO}/tarball/${fresh.headSha}`)).toHaveLength(1);
+  expect(bot.output()).toContain(`could not fetch acme/gadgets at ${fresh.headSha} with git; reading its tarball instead`);
+});
