@@ -5,7 +5,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { DirectoryWorkspace } from "../src/local/directory-workspace.js";
-import { DEFAULT_LIMITS } from "../src/workspace/limits.js";
+import { defaultLimits } from "../src/workspace/limits.js";
 
 /** Every regular file below `root`, posix and relative, unsorted. */
 export async function walk(root: string): Promise<string[]> {
@@ -30,8 +30,8 @@ export async function walk(root: string): Promise<string[]> {
  */
 export class FsWorkspace extends DirectoryWorkspace {
   constructor(root: string) {
-    // The corpora are bigger than a repository's default limits allow (20,000 files / 200 MB is fine; keep them).
-    super(root, `dir:${path.basename(root)}`, { ...DEFAULT_LIMITS });
+    // The machine's limits: the corpora are as big as the repositories they stand for.
+    super(root, `dir:${path.basename(root)}`, { ...defaultLimits() });
   }
 
   /** Regular files only (walk skips symbolic links and does not descend into linked directories). */

@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 
 export type CorpusName = "tiny" | "rxjs" | "effect" | "large";
-export type Section = "ast-edit" | "ts" | "api" | "memory" | "intake";
-export const SECTIONS: readonly Section[] = ["ast-edit", "ts", "api", "memory", "intake"];
+export type Section = "ast-edit" | "ts" | "api" | "memory" | "intake" | "repo-size";
+export const SECTIONS: readonly Section[] = ["ast-edit", "ts", "api", "memory", "intake", "repo-size"];
 
 export interface BenchOptions {
   /** Corpus the ast-edit headline and memory use: tiny (generated, for the smoke test) or large. */
@@ -24,10 +24,13 @@ export interface BenchOptions {
   smallCorpus: boolean;
   /** Timed runs of the TypeScript peers (default 2 × runs: they are short and noisy). */
   tsRuns: number;
+  /** Copies of effect's src per repository-size row (1, 10, 40, 100 → 364 … 36,301 files). */
+  repoSizes: number[];
 }
 
 export const USAGE = `usage: npm run bench -- [--corpus large|tiny] [--runs N] [--jscodeshift-runs N]
-       [--only ast-edit,ts,api,memory,intake] [--api-sizes 1,10,100,1000] [--out bench/results.json] [--small] [--ts-runs N]`;
+       [--only ast-edit,ts,api,memory,intake,repo-size] [--api-sizes 1,10,100,1000] [--repo-sizes 1,10,40,100]
+       [--out bench/results.json] [--small] [--ts-runs N]`;
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
@@ -38,6 +41,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       "jscodeshift-runs": { type: "string", default: "1" },
       only: { type: "string" },
       "api-sizes": { type: "string" },
+      "repo-sizes": { type: "string" },
       out: { type: "string", default: "bench/results.json" },
       "work-dir": { type: "string" },
       small: { type: "boolean", default: false },
@@ -58,7 +62,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const sections = values.only === undefined ? [...SECTIONS] : values.only.split(",").map((s) => s.trim());
   for (const section of sections) if (!SECTIONS.includes(section as Section)) throw new Error(`unknown section ${section}\n${USAGE}`);
   const apiSizes = (values["api-sizes"] ?? (corpus === "tiny" ? "1" : "1,10,100,1000")).split(",").map((s) => positive("api-sizes", s));
+  const repoSizes = (values["repo-sizes"] ?? (corpus === "tiny" ? "1" : "1,10,40,100")).split(",").map((s) => positive("repo-sizes", s));
   return {
+    repoSizes,
     corpus,
     runs: positive("runs", values.runs),
     jscodeshiftRuns: positive("jscodeshift-runs", values["jscodeshift-runs"]),

@@ -7,10 +7,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { astGrepVersion, benchAstEdit, MULTI_LANGUAGE_REWRITES, REWRITES, type AstEditRow } from "./ast-edit.js";
+import { astGrepBinary, astGrepVersion, benchAstEdit, MULTI_LANGUAGE_REWRITES, REWRITES, type AstEditRow } from "./ast-edit.js";
 import { benchApi, type ApiRow } from "./api-cost.js";
 import { benchIntake } from "./intake.js";
 import type { IntakeFigures } from "../test/e2e/ack-under-load.js";
+import { benchRepoSizes, repoSizeMarkdown, type RepoSizeRow } from "./repo-size.js";
 import { defaultWorkDir, packageVersion, prepareAstCorpora, prepareMultiLanguageCorpus, prepareTsProject } from "./corpus.js";
 import { jscodeshiftVersion } from "./jscodeshift.js";
 import { memoryOf, type MemoryRow } from "./memory.js";
@@ -33,6 +34,10 @@ export const TARGETS = {
   apply_writes: 5,
   ast_edit_peak_mb: 300,
   intake_ack_p99_ms: 100,
+  /** Repository size (issue 19): bot ÷ floor, first command on a head and second on the same head; peak RSS of all processes. */
+  repo_size_first_ratio: 1.5,
+  repo_size_second_ratio: 1.0,
+  repo_size_peak_rss_mb: 1024,
 };
 
 export interface BenchResults {
@@ -71,6 +76,7 @@ export interface BenchResults {
   };
   memory?: { ast_edit_peak_mb: number; rows: MemoryRow[] };
   intake?: IntakeFigures;
+  repo_size?: RepoSizeRow[];
   targets: typeof TARGETS;
   met: Record<string, boolean | null>;
 }
@@ -224,6 +230,10 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     results.memory = { ast_edit_peak_mb: Math.max(...rows.filter((r) => r.tool === "ast_edit").map((r) => r.peak_mb)), rows };
   }
 
+  if (options.sections.includes("repo-size")) {
+    results.repo_size = await benchRepoSizes(options.repoSizes, astGrepBinary());
+  }
+
   const met = results.met;
   const atLeast = (v: number | null | undefined, t: number) => (v === null || v === undefined ? null : v >= t);
   const atMost = (v: number | null | undefined, t: number) => (v === null || v === undefined ? null : v <= t);
@@ -242,6 +252,11 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
   met["api.apply.writes"] = atMost(results.api?.apply.writes, TARGETS.apply_writes);
   met["memory.ast_edit_peak_mb"] = atMost(results.memory?.ast_edit_peak_mb, TARGETS.ast_edit_peak_mb);
   met["intake.ack_p99_ms"] = atMost(results.intake?.p99, TARGETS.intake_ack_p99_ms);
+  for (const row of results.repo_size ?? []) {
+    met[`repo_size.${row.files}.first_ratio`] = atMost(row.first_ratio, TARGETS.repo_size_first_ratio);
+    met[`repo_size.${row.files}.second_ratio`] = atMost(row.second_ratio, TARGETS.repo_size_second_ratio);
+    met[`repo_size.${row.files}.peak_rss_mb`] = atMost(row.peak_rss_mb, TARGETS.repo_size_peak_rss_mb);
+  }
 
   const markdown = renderMarkdown(results, options);
   const out = path.resolve(options.out);
@@ -369,6 +384,13 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
     lines.push("| deliveries | p50 | p99 | max | overlapped the tool |", "|---|---|---|---|---|");
     lines.push(`| ${i.count} | ${i.p50} ms | ${i.p99} ms | ${i.max} ms | ${i.overlapped ? "yes" : "NO"} |`, "");
     lines.push(`Acknowledgement p99: **${i.p99} ms**${mark(r.met["intake.ack_p99_ms"])} (target ≤ ${TARGETS.intake_ack_p99_ms} ms).`, "");
+  }
+  if (r.repo_size) {
+    lines.push(...repoSizeMarkdown(r.repo_size), "");
+    lines.push(
+      `Targets: first ÷ floor ≤ ${TARGETS.repo_size_first_ratio}×, second ÷ floor ≤ ${TARGETS.repo_size_second_ratio}×, peak RSS ≤ ${TARGETS.repo_size_peak_rss_mb} MB.`,
+      "",
+    );
   }
   return lines.join("\n");
 }

@@ -6,28 +6,23 @@
 import { previewAgain, type RepreviewStep } from "../pipeline/preview-again.js";
 import type { ToolRegistry } from "../core/registry.js";
 import type { PendingRecord } from "../core/store.js";
-import type { WorkspaceLimits } from "../workspace/limits.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import type { CheckRunStore } from "./check-run-store.js";
 import { decodeRecord } from "./record-codec.js";
-import { TarballWorkspace } from "./tarball-workspace.js";
-import type { GitHubClient, RepoRef } from "./types.js";
 import { shortSha } from "../core/revision.js";
 
 /**
- * Previews recovered actions again on a commit: the tool re-runs on that commit's files (one
- * tarball per commit, fetched on first use), exactly as after a push.
+ * Previews recovered actions again on a commit: the tool re-runs on that commit's files (opened
+ * once per commit, on first use), exactly as after a push.
  */
 export function repreviewerFor(
-  octokit: GitHubClient,
-  repo: RepoRef,
   registry: ToolRegistry,
-  limits: WorkspaceLimits,
+  filesAt: (sha: string) => Promise<Workspace>,
 ): (record: PendingRecord, sha: string) => Promise<RepreviewStep> {
   const workspaces = new Map<string, Promise<Workspace>>();
   return async (record, sha) => {
-    if (!workspaces.has(sha)) workspaces.set(sha, TarballWorkspace.download(octokit, repo, sha, limits));
+    if (!workspaces.has(sha)) workspaces.set(sha, filesAt(sha));
     // No reason named: the same re-preview serves Re-run on the head, where nothing new arrived.
     return previewAgain(registry, record, await workspaces.get(sha)!, sha);
   };

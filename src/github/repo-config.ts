@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { normaliseCommandName } from "../core/commands.js";
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type Steering } from "../core/context.js";
-import { DEFAULT_LIMITS, type WorkspaceLimits } from "../workspace/limits.js";
+import type { WorkspaceLimits } from "../workspace/limits.js";
 
 export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
@@ -67,7 +67,8 @@ export interface RepoConfig {
   permissions: Record<string, PermissionLevel>;
   steering: Steering;
   gateCheck: boolean;
-  limits: WorkspaceLimits;
+  /** The repository's own limits, each only lowering the server's (workspace/limits.ts withinServerLimits). */
+  limits: Partial<Pick<WorkspaceLimits, "maxFiles" | "maxFileBytes" | "maxTotalBytes">>;
   /** How many commands one comment may hold, and how many actions a PR's stack. */
   commandLimits: CommandLimits;
   commitMessage: string;
@@ -121,11 +122,12 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
       permissions: { ...DEFAULT_PERMISSIONS, ...normaliseKeys(config.permissions ?? {}) },
       steering: config.steering ?? "stack",
       gateCheck: config.gate_check ?? true,
-      limits: {
-        maxFiles: config.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
-        maxFileBytes: config.limits?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
-        maxTotalBytes: config.limits?.max_total_bytes ?? DEFAULT_LIMITS.maxTotalBytes,
-      },
+      // Only within the server's limits: the workspace port applies them (workspace/limits.ts).
+      limits: withoutUndefined({
+        maxFiles: config.limits?.max_files,
+        maxFileBytes: config.limits?.max_file_bytes,
+        maxTotalBytes: config.limits?.max_total_bytes,
+      }),
       commandLimits: {
         maxCommandsPerComment: config.limits?.max_commands_per_comment ?? DEFAULT_COMMAND_LIMITS.maxCommandsPerComment,
         maxPending: config.limits?.max_pending ?? DEFAULT_COMMAND_LIMITS.maxPending,
@@ -134,6 +136,10 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
       runOnEdit: config.run_on_edit ?? false,
     },
   };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 function normaliseKeys(permissions: Record<string, PermissionLevel>): Record<string, PermissionLevel> {

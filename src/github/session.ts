@@ -1,8 +1,9 @@
 /**
  * The GitHub adapter's ports for one request: configuration from the default branch, the
- * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head as a
- * tarball, one commit through the Git Data API, and the reply with its reactions through the reply
- * channel of the request's origin (reply-channel.ts).
+ * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head's files
+ * (the repository cache, or a tarball: repository-workspace.ts), one commit through the Git Data
+ * API, and the reply with its reactions through the reply channel of the request's origin
+ * (reply-channel.ts).
  */
 import { commitMessage, requestTrailer } from "../core/commit-message.js";
 import { once, type Progress } from "../core/context.js";
@@ -20,8 +21,8 @@ import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.
 import { replyChannel } from "./reply-channel.js";
 import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
 import { text } from "./markdown.js";
+import { repositoryFiles } from "./repository-workspace.js";
 import { offerSuggestions } from "./suggestions.js";
-import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 import type { ToolRegistry } from "../core/registry.js";
 
@@ -130,6 +131,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
   const channel = replyChannel(octokit, request);
   const edited = request.origin.kind === "comment" && request.origin.edit ? request.origin : undefined;
+  const files = repositoryFiles(octokit, options.webUrl, options.log);
   // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
   const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
     new CheckRunStore(
@@ -139,7 +141,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
         appId: options.appId,
         gateCheck: config.gateCheck,
         commitUrl,
-        repreview: repreviewerFor(octokit, pr, options.runtime.registry, config.limits),
+        repreview: repreviewerFor(options.runtime.registry, (sha) => files.at(pr, sha, files.limits(config.limits))),
       },
     );
   return {
@@ -171,11 +173,11 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     workspace: {
       async at(pr, sha, config) {
-        const head = await TarballWorkspace.download(octokit, pr, sha, config.limits);
+        const limits = files.limits(config.limits);
+        const head = await files.at(pr, sha, limits);
         const defaultBranch = pr.defaultBranch;
         // The default branch's files are fetched only when a tool asks for them (/ast-fix's rules).
-        if (defaultBranch !== undefined)
-          head.defaultBranch = once(() => TarballWorkspace.download(octokit, pr, defaultBranch, config.limits));
+        if (defaultBranch !== undefined) head.defaultBranch = once(() => files.at(pr, defaultBranch, limits));
         return head;
       },
     },

@@ -2,12 +2,13 @@
  * The files of a pull request head at an exact SHA: one tarball download, extracted in memory
  * with the workspace limits. Nothing in it is ever run; links and special files are skipped.
  */
+import { constants as bufferConstants } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
 import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
-import { formatBytes, type WorkspaceLimits } from "../workspace/limits.js";
+import { formatBytes, raiseHint, type WorkspaceLimits } from "../workspace/limits.js";
 import { notRegularFile, Workspace } from "../workspace/workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 import { shortSha } from "../core/revision.js";
@@ -43,11 +44,17 @@ export class TarballWorkspace extends Workspace {
   static async fromTarGz(archive: Buffer, revision: string, limits: WorkspaceLimits): Promise<TarballWorkspace> {
     let tarBytes: Buffer;
     try {
-      const maxOutputLength = limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE + TAR_OVERHEAD_FIXED;
+      // No larger than one buffer can be (limits from a big machine can be larger).
+      const maxOutputLength = Math.min(
+        limits.maxTotalBytes + limits.maxFiles * TAR_OVERHEAD_PER_FILE + TAR_OVERHEAD_FIXED,
+        bufferConstants.MAX_LENGTH,
+      );
       tarBytes = gunzipSync(archive, { maxOutputLength });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-        throw new UserError(`The repository at ${shortSha(revision)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`);
+        throw new UserError(
+          `The repository at ${shortSha(revision)} is larger than the ${formatBytes(limits.maxTotalBytes)} limit${raiseHint(limits, "maxTotalBytes")}.`,
+        );
       }
       throw error;
     }
@@ -69,7 +76,7 @@ export class TarballWorkspace extends Workspace {
               total += content.byteLength;
               if (files.size >= limits.maxFiles) {
                 throw new UserError(
-                  `The repository has more than ${limits.maxFiles} files, over the limit; resolve-bot does not work on it.`,
+                  `The repository has more than ${limits.maxFiles} files, over the limit${raiseHint(limits, "maxFiles")}; resolve-bot does not work on it.`,
                 );
               }
               files.set(path, content.byteLength > limits.maxFileBytes ? content.byteLength : content);
@@ -91,7 +98,7 @@ export class TarballWorkspace extends Workspace {
     if (failure) throw failure;
     if (total > limits.maxTotalBytes) {
       throw new UserError(
-        `The repository at ${shortSha(revision)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit.`,
+        `The repository at ${shortSha(revision)} is ${formatBytes(total)}, over the ${formatBytes(limits.maxTotalBytes)} limit${raiseHint(limits, "maxTotalBytes")}.`,
       );
     }
     return new TarballWorkspace(files, executables, revision, limits);

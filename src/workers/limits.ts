@@ -26,7 +26,20 @@ export interface WorkerPoolSettings {
   recycleAboveHeapMb: number;
 }
 
-export const DEFAULT_MEMORY_MB = 1024;
+/**
+ * A worker's default heap: what an editor gives its TypeScript server (VS Code's
+ * `typescript.tsserver.maxTsServerMemory` is 3072 MB), since /rename-symbol and /move load
+ * projects as tsserver does; on a smaller machine, an equal share of three quarters of its memory
+ * per worker (the rest is for the server, git and the ast-grep CLI), but never below 512 MB.
+ */
+export const EDITOR_MEMORY_MB = 3072;
+const MACHINE_SHARE = 0.75;
+const MIN_DEFAULT_MEMORY_MB = 512;
+
+export function defaultWorkerMemoryMb(workers: number, totalMemoryBytes = os.totalmem()): number {
+  const share = Math.floor((totalMemoryBytes * MACHINE_SHARE) / workers / (1024 * 1024));
+  return Math.max(MIN_DEFAULT_MEMORY_MB, Math.min(EDITOR_MEMORY_MB, share));
+}
 const YOUNG_GENERATION_MB = 64;
 const RECYCLE_AFTER_TASKS = 50;
 const STOP_GRACE_MS = 5000;
@@ -37,9 +50,10 @@ export function defaultWorkerCount(): number {
 }
 
 export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerPoolSettings {
-  const memoryMb = wholeNumber(env, "RESOLVE_BOT_WORKER_MEMORY_MB", DEFAULT_MEMORY_MB, 64);
+  const workers = wholeNumber(env, "RESOLVE_BOT_WORKERS", defaultWorkerCount(), 1);
+  const memoryMb = wholeNumber(env, "RESOLVE_BOT_WORKER_MEMORY_MB", defaultWorkerMemoryMb(workers), 64);
   return {
-    workers: wholeNumber(env, "RESOLVE_BOT_WORKERS", defaultWorkerCount(), 1),
+    workers,
     memoryMb,
     youngGenerationMb: YOUNG_GENERATION_MB,
     timeLimitMs: toolTimeLimitMs(env),

@@ -6,7 +6,7 @@ import picomatch from "picomatch";
 import { isBinaryFileSync } from "isbinaryfile";
 import { UserError } from "../errors.js";
 import { normalizePath, normalizeScope } from "./paths.js";
-import { DEFAULT_LIMITS, formatBytes, type WorkspaceLimits } from "./limits.js";
+import { defaultLimits, formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
 
 export type TextRead = { path: string; text: string } | { path: string; skipped: string };
 
@@ -29,7 +29,7 @@ export abstract class Workspace {
   private listing?: Promise<string[]>;
   private fileSet?: Promise<Set<string>>;
 
-  constructor(readonly limits: WorkspaceLimits = DEFAULT_LIMITS) {}
+  constructor(readonly limits: WorkspaceLimits = defaultLimits()) {}
 
   /**
    * The files of the repository's default branch, where trusted configuration lives (the ast-grep
@@ -62,7 +62,7 @@ export abstract class Workspace {
     this.listing ??= this.listAll().then((paths) => {
       if (paths.length > this.limits.maxFiles) {
         throw new UserError(
-          `The repository has ${paths.length} files, over the limit of ${this.limits.maxFiles}; resolve-bot does not work on it.`,
+          `The repository has ${paths.length} files, over the limit of ${this.limits.maxFiles}${raiseHint(this.limits, "maxFiles")}; resolve-bot does not work on it.`,
         );
       }
       return [...paths].sort();
@@ -131,7 +131,7 @@ export abstract class Workspace {
   protected checkSize(normal: string, size: number): void {
     if (size > this.limits.maxFileBytes) {
       throw new UserError(
-        `${normal} is ${formatBytes(size)}, over the ${formatBytes(this.limits.maxFileBytes)} per-file limit; resolve-bot leaves it alone.`,
+        `${normal} is ${formatBytes(size)}, over the ${formatBytes(this.limits.maxFileBytes)} per-file limit${raiseHint(this.limits, "maxFileBytes")}; resolve-bot leaves it alone.`,
       );
     }
   }

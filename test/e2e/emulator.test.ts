@@ -2,7 +2,11 @@
  * The GitHub emulator driven by a real Octokit (ProbotOctokit, JWT → installation token), with
  * git-level assertions on the bare repositories and OpenAPI conformance of every response.
  */
+import { execFile, execFileSync } from "node:child_process";
 import { createHmac, generateKeyPairSync, createSign } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
@@ -826,6 +830,60 @@ describe("with Probot", () => {
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+});
+
+describe("git over HTTP (git http-backend)", () => {
+  /** git in a fresh empty repository, with `token` as GitHub's app credentials (Basic x-access-token). */
+  async function gitWith(token: string | undefined, args: string[], dir?: string): Promise<{ code: number; stderr: string; dir: string }> {
+    const where = dir ?? mkdtempSync(path.join(tmpdir(), "emulator-git-client-"));
+    if (!dir) execFileSync("git", ["init", "-q", "--bare", where]);
+    const header = token === undefined ? {} : authHeaderEnv(token);
+    return new Promise((resolve) => {
+      execFile(
+        "git",
+        args,
+        { cwd: where, env: { PATH: process.env.PATH ?? "", HOME: where, GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", ...header } },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr), dir: where }),
+      );
+    });
+  }
+
+  function authHeaderEnv(token: string): Record<string, string> {
+    const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+    return { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` };
+  }
+
+  it("fetches one commit by its SHA with an installation token, and logs each git request", async () => {
+    const token = emulator.auth.issueToken(emulator.installationId).token;
+    const fetched = await gitWith(token, ["fetch", "-q", "--depth=1", "--no-tags", emulator.gitUrl(REPO), pr.headSha]);
+    expect(fetched).toMatchObject({ code: 0 });
+    const show = execFileSync("git", ["show", `${pr.headSha}:src/a.ts`], { cwd: fetched.dir, encoding: "utf8" });
+    expect(show).toBe("export const a = 10;\n");
+    const log = emulator.gitRequests();
+    expect(log.map((e) => [e.method, e.path, e.status, e.git?.service])).toEqual([
+      ["GET", "/acme/widgets.git/info/refs", 200, "git-upload-pack"],
+      ["POST", "/acme/widgets.git/git-upload-pack", 200, "git-upload-pack"],
+    ]);
+    expect(log[1]!.git!.responseBytes).toBeGreaterThan(0);
+    // Only the asked-for commit: the depth-1 fetch has no parent.
+    expect(() => execFileSync("git", ["cat-file", "-e", pr.baseSha], { cwd: fetched.dir, stdio: "ignore" })).toThrow();
+  });
+
+  it("answers 401 without a token or with one it did not issue, and 403 to a push", async () => {
+    const anonymous = await gitWith(undefined, ["fetch", "-q", emulator.gitUrl(REPO), "main"]);
+    expect(anonymous.code).not.toBe(0);
+    const forged = await gitWith("ghs_notissued", ["fetch", "-q", emulator.gitUrl(REPO), "main"]);
+    expect(forged.code).not.toBe(0);
+    expect(emulator.gitRequests().map((e) => e.status)).toEqual([401, 401]);
+    emulator.clearLog();
+    const token = emulator.auth.issueToken(emulator.installationId).token;
+    const fetched = await gitWith(token, ["fetch", "-q", emulator.gitUrl(REPO), "main:refs/heads/main"]);
+    expect(fetched.code).toBe(0);
+    const pushed = await gitWith(token, ["push", "-q", emulator.gitUrl(REPO), "main:refs/heads/pushed"], fetched.dir);
+    expect(pushed.code).not.toBe(0);
+    expect(emulator.gitRequests().at(-1)).toMatchObject({ method: "GET", path: "/acme/widgets.git/info/refs", status: 403 });
+    expect(await emulator.branchSha(REPO, "pushed")).toBeUndefined();
   });
 });
 

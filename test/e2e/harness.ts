@@ -165,13 +165,14 @@ export async function deliver(bot: Bot, event: WebhookEvent, deliveryId?: string
   return result.status;
 }
 
-/** Posts a PR comment as `user` and waits until the bot has finished with it (🚀 or 😕). */
+/** Posts a PR comment as `user` and waits (up to `timeoutMs`) until the bot has finished with it (🚀 or 😕). */
 export async function comment(
   bot: Bot,
   repo: string,
   number: number,
   user: string,
   body: string,
+  timeoutMs?: number,
 ): Promise<{ commentId: number; done: string; reply: string }> {
   const event = bot.gh.webhooks.issueComment({ repo, number, body, user });
   const before = bot.gh.comments(repo, number).length;
@@ -179,6 +180,7 @@ export async function comment(
   const done = await waitFor(
     `the bot to finish with comment ${event.commentId}`,
     () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
+    timeoutMs,
   );
   return { commentId: event.commentId, done, reply: latestReply(bot, repo, number, before) };
 }

@@ -103,8 +103,14 @@ test("a workflow file change without the workflows permission is refused before 
 });
 
 test("an unexpected GitHub failure gets an apology, 😕, and no repository writes", async () => {
+  // A head the bot has not fetched yet: git fails, so does the tarball it falls back to.
+  const other = await bot.gh.createPullRequest({ repo: REPO, head: "other", user: "alice", commits: [{ files: { "other.md": "o\n" } }] });
+  bot.gh.clearLog();
+  const gitFault = bot.gh.injectFault({ method: "POST", path: "/acme/gadgets.git/git-upload-pack", status: 500 });
   const fault = bot.gh.injectFault({ method: "GET", path: "/repos/:o/:r/tarball/*", status: 404 });
-  const result = await comment(bot, REPO, prNumber, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  const result = await comment(bot, REPO, other.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  expect(gitFault.hits).toBe(1);
+  expect(bot.output()).toContain(`could not fetch acme/gadgets at ${other.headSha} with git; reading its tarball instead`);
   expect(fault.hits).toBe(1);
   expect(result.done).toBe("confused");
   expect(result.reply).toBe(
@@ -112,4 +118,44 @@ test("an unexpected GitHub failure gets an apology, 😕, and no repository writ
   );
   expect(repositoryWrites()).toEqual([]);
   expect(bot.output()).toContain("resolve-bot failed");
+});
+
+test("a repository over its limit is refused with the limit and what raises it, and nothing is written", async () => {
+  await bot.gh.createRepo("acme", "limited", {
+    ".github/resolve-bot.yml": "limits:\n  max_files: 2\n",
+    "src/a.ts": "console.log(1);\n",
+    "src/b.ts": "console.log(2);\n",
+  });
+  bot.gh.setPermission("acme/limited", "alice", "write");
+  const limited = await bot.gh.createPullRequest({
+    repo: "acme/limited",
+    head: "topic",
+    user: "alice",
+    commits: [{ files: { "c.ts": "c\n" } }],
+  });
+  bot.gh.clearLog();
+  const result = await comment(
+    bot,
+    "acme/limited",
+    limited.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'",
+  );
+  expect(result.done).toBe("confused");
+  expect(result.reply.split("\n")[0]).toBe(
+    "The repository has 4 files, over the limit of 2 (raise it with `limits.max_files` in .github/resolve-bot.yml, up to the server's RESOLVE_BOT_MAX_FILES); resolve-bot does not work on it.",
+  );
+  expect(repositoryWrites()).toEqual([]);
+});
+
+test("when git cannot fetch, the command is answered from the tarball, and the fallback is logged", async () => {
+  const fresh = await bot.gh.createPullRequest({ repo: REPO, head: "fallback", user: "alice", commits: [{ files: { "f.md": "f\n" } }] });
+  bot.gh.clearLog();
+  const gitFault = bot.gh.injectFault({ method: "POST", path: "/acme/gadgets.git/git-upload-pack", status: 500 });
+  const result = await comment(bot, REPO, fresh.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
+  expect(gitFault.hits).toBe(1);
+  expect(result.done).toBe("rocket");
+  expect(result.reply).toContain("**AST Edit: 1 replacement in 1 file**");
+  expect(bot.gh.log().filter((entry) => entry.path === `/repos/${REPO}/tarball/${fresh.headSha}`)).toHaveLength(1);
+  expect(bot.output()).toContain(`could not fetch acme/gadgets at ${fresh.headSha} with git; reading its tarball instead`);
 });

@@ -62,4 +62,11 @@ describe("TarballWorkspace", () => {
       TarballWorkspace.fromTarGz(await tarGz(bomb), "abc1234", { maxFiles: 5, maxFileBytes: 10, maxTotalBytes: 10 }),
     ).rejects.toThrow("The repository at abc1234 is larger than the 10 B limit.");
   });
+
+  test("limits larger than one buffer can be (a big machine's) still read a tarball", async () => {
+    const archive = await tarGz([{ name: `${TOP}src/a.ts`, content: "a" }]);
+    const huge = { maxFiles: 1_500_000, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 ** 3 };
+    const workspace = await TarballWorkspace.fromTarGz(archive, "abc1234", huge);
+    expect(await workspace.readText("src/a.ts")).toBe("a");
+  });
 });

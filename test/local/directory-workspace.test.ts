@@ -1,7 +1,7 @@
 import { realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
-import { DEFAULT_LIMITS } from "../../src/workspace/limits.js";
+import { defaultLimits } from "../../src/workspace/limits.js";
 import { makeRepo } from "../helpers/git-repo.js";
 
 describe("DirectoryWorkspace reads", () => {
@@ -37,7 +37,7 @@ describe("DirectoryWorkspace reads", () => {
   });
 
   test("binary, over-limit, replaced-by-a-link and deleted files come back with the reason", async () => {
-    const ws = new DirectoryWorkspace(root, "working tree", { ...DEFAULT_LIMITS, maxFileBytes: 100_000 });
+    const ws = new DirectoryWorkspace(root, "working tree", { ...defaultLimits(), maxFileBytes: 100_000 });
     await ws.list();
     unlinkSync(path.join(root, "gone.ts"));
     unlinkSync(path.join(root, "small.ts"));
@@ -49,7 +49,8 @@ describe("DirectoryWorkspace reads", () => {
     });
     expect(await ws.tryReadText("big.ts")).toEqual({
       path: "big.ts",
-      skipped: "big.ts is 195.3 KB, over the 97.7 KB per-file limit; resolve-bot leaves it alone.",
+      skipped:
+        "big.ts is 195.3 KB, over the 97.7 KB per-file limit (raise it with RESOLVE_BOT_MAX_FILE_BYTES); resolve-bot leaves it alone.",
     });
     expect(await ws.tryReadText("small.ts")).toEqual({ path: "small.ts", skipped: "small.ts is not a regular file." });
     expect(await ws.tryReadText("gone.ts")).toEqual({ path: "gone.ts", skipped: "gone.ts is not a regular file." });

@@ -1,15 +1,17 @@
 import os from "node:os";
-import { DEFAULT_MEMORY_MB, defaultWorkerCount, workerPoolSettingsFromEnv } from "../../src/workers/limits.js";
+import { defaultWorkerCount, defaultWorkerMemoryMb, workerPoolSettingsFromEnv } from "../../src/workers/limits.js";
 
-test("defaults: 120 s per command, 1024 MB per worker, a worker per core (2 to 8)", () => {
+test("defaults: 120 s per command, an editor's TypeScript memory per worker (or a share of the machine), a worker per core (2 to 8)", () => {
+  const workers = Math.min(8, Math.max(2, os.availableParallelism()));
+  const memoryMb = defaultWorkerMemoryMb(workers);
   expect(workerPoolSettingsFromEnv({})).toEqual({
-    workers: Math.min(8, Math.max(2, os.availableParallelism())),
-    memoryMb: DEFAULT_MEMORY_MB,
+    workers,
+    memoryMb,
     youngGenerationMb: 64,
     timeLimitMs: 120_000,
     stopGraceMs: 5000,
     recycleAfterTasks: 50,
-    recycleAboveHeapMb: 512,
+    recycleAboveHeapMb: Math.floor(memoryMb / 2),
   });
   expect(defaultWorkerCount()).toBeGreaterThanOrEqual(2);
 });
@@ -30,4 +32,13 @@ test.each([
   ["RESOLVE_BOT_WORKER_MEMORY_MB", "32", 'RESOLVE_BOT_WORKER_MEMORY_MB must be a whole number of at least 64 (got "32").'],
 ])("%s=%s is refused at start with a clear message", (name, value, message) => {
   expect(() => workerPoolSettingsFromEnv({ [name]: value })).toThrow(message);
+});
+
+test("a worker's default heap: 3 GB like an editor's tsserver, or three quarters of a small machine shared by the workers", () => {
+  const gb = 1024 ** 3;
+  expect(defaultWorkerMemoryMb(2, 24 * gb)).toBe(3072);
+  expect(defaultWorkerMemoryMb(8, 24 * gb)).toBe(2304);
+  expect(defaultWorkerMemoryMb(2, 4 * gb)).toBe(1536);
+  expect(defaultWorkerMemoryMb(4, 1 * gb)).toBe(512);
+  expect(workerPoolSettingsFromEnv({ RESOLVE_BOT_WORKERS: "8" }).memoryMb).toBe(defaultWorkerMemoryMb(8));
 });

@@ -11,6 +11,7 @@ import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { toolTimeLimitMs } from "../../core/execution.js";
 import { UserError } from "../../errors.js";
 import { formatBytes } from "../../workspace/limits.js";
 
@@ -59,7 +60,12 @@ export interface CliLimits {
   maxOutputBytes: number;
 }
 
-export const DEFAULT_CLI_LIMITS: CliLimits = { timeoutMs: 60_000, maxOutputBytes: 256 * 1024 * 1024 };
+/**
+ * A run may take as long as its command (RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS, one knob for the
+ * operator): a fixed minute stopped /ast-edit on a 36,000-file repository that the command's limit
+ * allowed.
+ */
+export const DEFAULT_CLI_LIMITS: CliLimits = { timeoutMs: toolTimeLimitMs(), maxOutputBytes: 256 * 1024 * 1024 };
 
 /** stderr kept for the error message. */
 const MAX_STDERR = 16 * 1024;

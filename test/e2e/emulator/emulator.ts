@@ -4,6 +4,7 @@
  * runs, comments, reactions, git reads), steering (faults, hooks) and validation.
  */
 import { AppAuth } from "./auth.js";
+import { GitHttp } from "./git-http.js";
 import { GitStore, ZERO_SHA, type CommitInfo, type FileMap, type GitIdentity, type TreeEntry } from "./git-store.js";
 import { OpenApiValidator } from "./openapi.js";
 import { Router, type RequestPattern } from "./router.js";
@@ -124,7 +125,8 @@ export class GitHubEmulator {
   async start(): Promise<void> {
     if (this.server) return;
     this.gitStore = await GitStore.create();
-    this.server = new EmulatorServer(this.router, this.traffic, this.auth);
+    const git = new GitHttp(this.auth, (owner, name) => this.state.repo(owner, name)?.gitDir);
+    this.server = new EmulatorServer(this.router, this.traffic, this.auth, git);
     await this.server.listen();
     const shapes = new Shapes(this.apiUrl, this.url);
     this.context = new RouteContext(this.state, this.gitStore, shapes, this.auth, (repo, ref) => this.afterRefUpdate(repo, ref));
@@ -237,20 +239,7 @@ export class GitHubEmulator {
     const defaultBranch = opts.defaultBranch ?? "main";
     const gitDir = this.git.repoDir(fullName);
     await this.git.init(gitDir, defaultBranch);
-    const now = isoNow();
-    const repo: Repo = {
-      id: this.state.nextId("repo", 100_000),
-      owner: this.state.user(owner),
-      name,
-      fullName,
-      defaultBranch,
-      private: opts.private ?? false,
-      gitDir,
-      createdAt: now,
-      pushedAt: now,
-      description: opts.description ?? null,
-    };
-    this.state.addRepo(repo);
+    this.registerRepo(owner, name, gitDir, { ...opts, defaultBranch });
     const headSha = await this.git.commitFiles(gitDir, {
       files,
       message: opts.message ?? "Initial commit",
@@ -258,6 +247,49 @@ export class GitHubEmulator {
     });
     await this.git.updateRef(gitDir, `refs/heads/${defaultBranch}`, headSha, ZERO_SHA);
     return { fullName, defaultBranch, headSha };
+  }
+
+  /**
+   * A repository whose history is a copy of the bare repository `source` (hard links where the
+   * file system allows): for repositories too big to build through createRepo in every test
+   * file (test/helpers/big-repos.ts builds them once).
+   */
+  async importRepo(
+    owner: string,
+    name: string,
+    source: string,
+    opts: { defaultBranch?: string } = {},
+  ): Promise<{ fullName: string; headSha: string }> {
+    const fullName = `${owner}/${name}`;
+    if (this.state.repo(owner, name)) throw new Error(`repository ${fullName} exists`);
+    const defaultBranch = opts.defaultBranch ?? "main";
+    const gitDir = this.git.repoDir(fullName);
+    await this.git.cloneBare(source, gitDir, { local: true });
+    this.registerRepo(owner, name, gitDir, { defaultBranch });
+    const headSha = await this.git.refSha(gitDir, `refs/heads/${defaultBranch}`);
+    if (!headSha) throw new Error(`${source} has no branch ${defaultBranch}`);
+    return { fullName, headSha };
+  }
+
+  private registerRepo(
+    owner: string,
+    name: string,
+    gitDir: string,
+    opts: { defaultBranch: string; private?: boolean; description?: string },
+  ): void {
+    const now = isoNow();
+    this.state.addRepo({
+      id: this.state.nextId("repo", 100_000),
+      owner: this.state.user(owner),
+      name,
+      fullName: `${owner}/${name}`,
+      defaultBranch: opts.defaultBranch,
+      private: opts.private ?? false,
+      gitDir,
+      createdAt: now,
+      pushedAt: now,
+      description: opts.description ?? null,
+    });
   }
 
   /** Fork `source` (`owner/name`) to `owner` with all its branches. */
@@ -576,16 +608,26 @@ export class GitHubEmulator {
     return this.traffic.log();
   }
 
-  /** Non-GET requests, without the token exchange. */
+  /** Non-GET requests, without the token exchange and git fetches (a POST that reads). */
   writes(): LogEntry[] {
     return this.log().filter(
-      (e) => e.method !== "GET" && e.method !== "HEAD" && !/^\/app\/installations\/[^/]+\/access_tokens$/.test(e.path),
+      (e) => e.method !== "GET" && e.method !== "HEAD" && !e.git && !/^\/app\/installations\/[^/]+\/access_tokens$/.test(e.path),
     );
   }
 
   /** Requests no route answered (404 "Not Found" from the emulator itself). */
   unmatched(): LogEntry[] {
-    return this.log().filter((e) => e.operation === undefined && !e.path.startsWith("/_emulator/") && !e.fault);
+    return this.log().filter((e) => e.operation === undefined && !e.path.startsWith("/_emulator/") && !e.fault && !e.git);
+  }
+
+  /** Git's smart HTTP requests so far (`GET …/info/refs`, `POST …/git-upload-pack`): what was fetched over git. */
+  gitRequests(): LogEntry[] {
+    return this.log().filter((e) => e.git !== undefined);
+  }
+
+  /** `http://127.0.0.1:<port>/<owner>/<repo>.git`, where git fetches the repository (Basic `x-access-token:<token>`). */
+  gitUrl(fullName: string): string {
+    return `${this.url}/${fullName}.git`;
   }
 
   clearLog(): void {
@@ -616,7 +658,7 @@ export class GitHubEmulator {
     const validator = OpenApiValidator.shared();
     const violations: Violation[] = [];
     for (const e of entries) {
-      if (e.path.startsWith("/_emulator/")) continue;
+      if (e.path.startsWith("/_emulator/") || e.git) continue;
       const errors =
         e.operation === undefined
           ? e.fault

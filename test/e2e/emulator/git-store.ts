@@ -150,9 +150,10 @@ export class GitStore {
     await this.run(gitDir, ["init", "--bare", "-q", `--initial-branch=${defaultBranch}`, gitDir]);
   }
 
-  async cloneBare(fromDir: string, toDir: string): Promise<void> {
+  /** `local`: hard-link the objects (a big prepared repository) instead of copying them through git's transport. */
+  async cloneBare(fromDir: string, toDir: string, opts: { local?: boolean } = {}): Promise<void> {
     await mkdir(path.dirname(toDir), { recursive: true });
-    await this.run(fromDir, ["clone", "--bare", "-q", "--no-local", fromDir, toDir]);
+    await this.run(fromDir, ["clone", "--bare", "-q", opts.local ? "--local" : "--no-local", fromDir, toDir]);
   }
 
   /** Copy a ref of another repository into this one (how GitHub keeps `refs/pull/N/head`). */

@@ -3,11 +3,13 @@
  * router, writes GitHub-style responses and records everything in the request log.
  *
  * REST lives under `/api/v3` (GitHub Enterprise layout, what Probot uses with GHE_HOST);
- * emulator-only endpoints (archive downloads, raw files) live under `/_emulator/`.
+ * emulator-only endpoints (archive downloads, raw files) live under `/_emulator/`; git's smart
+ * HTTP protocol at `/<owner>/<repo>.git/...` (git-http.ts), logged with `git` set.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AuthError, type AppAuth } from "./auth.js";
+import { gitPathOf, type GitHttp } from "./git-http.js";
 import { errorBody, HttpError, type ApiRequest, type ApiResponse, type Router } from "./router.js";
 import { SECONDARY_RATE_LIMIT_MESSAGE, type FaultSpec, type Traffic } from "./traffic.js";
 
@@ -23,6 +25,7 @@ export class EmulatorServer {
     private readonly router: Router,
     private readonly traffic: Traffic,
     private readonly auth: AppAuth,
+    private readonly git?: GitHttp,
   ) {}
 
   get origin(): string {
@@ -66,6 +69,10 @@ export class EmulatorServer {
     if (path.startsWith(`${API_PREFIX}/`) || path === API_PREFIX) path = path.slice(API_PREFIX.length) || "/";
     const query = Object.fromEntries(url.searchParams);
     const rawBody = await readBody(req);
+    if (this.git && gitPathOf(path)) {
+      await this.handleGit(this.git, { method, path, query, search: url.search.slice(1), rawBody, started }, req, res);
+      return;
+    }
 
     let body: unknown;
     let response: ApiResponse | undefined;
@@ -139,6 +146,44 @@ export class EmulatorServer {
       fault,
       timestamp: new Date(started),
       durationMs: Date.now() - started,
+    });
+  }
+
+  /** A git request: hooks and faults apply as to any other; the answer comes from git http-backend. */
+  private async handleGit(
+    git: GitHttp,
+    request: { method: string; path: string; query: Record<string, string>; search: string; rawBody: Buffer; started: number },
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const { method, path, query, started } = request;
+    await this.traffic.runHooks({ method, path, query, body: undefined });
+    const faultSpec = this.traffic.takeFault(method, path);
+    if (faultSpec?.delayMs) await new Promise((r) => setTimeout(r, faultSpec.delayMs));
+    let result: { status: number; service: string | undefined; responseBytes: number };
+    const fault = faultSpec !== undefined && (faultSpec.status !== undefined || faultSpec.secondaryRateLimit !== undefined);
+    if (fault) {
+      const response = faultResponse(faultSpec);
+      const payload = JSON.stringify(response.body);
+      res.writeHead(response.status, { "content-type": "application/json; charset=utf-8", ...response.headers });
+      res.end(payload);
+      result = { status: response.status, service: undefined, responseBytes: Buffer.byteLength(payload) };
+    } else {
+      result = await git.serve({ method, path, search: request.search, headers: req.headers, body: request.rawBody }, res);
+    }
+    this.traffic.record({
+      method,
+      path,
+      query,
+      status: result.status,
+      requestBody: undefined,
+      responseBody: undefined,
+      responseContentType: undefined,
+      operation: undefined,
+      fault,
+      timestamp: new Date(started),
+      durationMs: Date.now() - started,
+      git: { service: result.service, responseBytes: result.responseBytes },
     });
   }
 

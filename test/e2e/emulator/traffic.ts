@@ -21,6 +21,8 @@ export interface LogEntry {
   fault: boolean;
   timestamp: Date;
   durationMs: number;
+  /** Set for git's smart HTTP requests (`/<owner>/<repo>.git/...`): the service, and the bytes sent back. */
+  git?: { service: string | undefined; responseBytes: number };
 }
 
 export interface FaultSpec {

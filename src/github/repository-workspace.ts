@@ -1,0 +1,131 @@
+/**
+ * The files of a GitHub repository at a commit or branch, for a command: from the repository
+ * cache on disk (workspace/git-cache.ts, filled over HTTPS with the installation token as GitHub
+ * documents for apps: `x-access-token`), read lazily (workspace/git-workspace.ts).
+ *
+ * The tarball (one download into memory, tarball-workspace.ts) is the fallback where git cannot
+ * be used: RESOLVE_BOT_WORKSPACE=tarball, no `git` program on the server, or a fetch that fails
+ * (a GitHub Enterprise that refuses fetching by SHA, a proxy that only lets the API through).
+ * Each fallback is logged with its reason.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { toolTimeLimitMs } from "../core/execution.js";
+import type { PipelineLog } from "../pipeline/ports.js";
+import { defaultBudgetBytes, GitCache } from "../workspace/git-cache.js";
+import { GitWorkspace } from "../workspace/git-workspace.js";
+import { inMemoryLimits, serverLimits, withinServerLimits, type WorkspaceLimits } from "../workspace/limits.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { TarballWorkspace } from "./tarball-workspace.js";
+import type { GitHubClient, RepoRef } from "./types.js";
+
+/** How a command's files are read: the repository cache (default) or the tarball. */
+type Mode = "git" | "tarball";
+
+interface Setup {
+  mode: Mode;
+  cache?: GitCache;
+  limits: WorkspaceLimits;
+}
+
+const setups = new Map<string, Setup>();
+
+/** The cache of this process (per data directory and settings), built from the environment once. */
+function setupFrom(env: NodeJS.ProcessEnv, log: PipelineLog): Setup {
+  const keys = [
+    "RESOLVE_BOT_DATA_DIR",
+    "RESOLVE_BOT_WORKSPACE",
+    "RESOLVE_BOT_CACHE_DISK_MB",
+    "RESOLVE_BOT_MAX_FILES",
+    "RESOLVE_BOT_MAX_FILE_BYTES",
+    "RESOLVE_BOT_MAX_TOTAL_BYTES",
+    "RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS",
+  ];
+  const key = JSON.stringify(keys.map((name) => env[name] ?? null));
+  let setup = setups.get(key);
+  if (setup === undefined) {
+    setup = buildSetup(env, log);
+    setups.set(key, setup);
+  }
+  return setup;
+}
+
+function buildSetup(env: NodeJS.ProcessEnv, log: PipelineLog): Setup {
+  const root = path.resolve(env.RESOLVE_BOT_DATA_DIR?.trim() || ".data");
+  const budgetBytes = cacheBudget(env, root);
+  const limits = serverLimits(env, budgetBytes);
+  const wanted = env.RESOLVE_BOT_WORKSPACE?.trim() || "git";
+  if (wanted !== "git" && wanted !== "tarball") throw new Error(`RESOLVE_BOT_WORKSPACE must be "git" or "tarball" (got "${wanted}").`);
+  if (wanted === "tarball") return { mode: "tarball", limits };
+  if (!hasGit()) {
+    const reason = "the git program is not installed on this server";
+    log.warn({ err: new Error(reason) }, "resolve-bot reads pull requests from tarballs: no repository cache");
+    return { mode: "tarball", limits };
+  }
+  // A command may read its repository for as long as it may run: never evict one that recently.
+  const inUseMs = Math.max(15 * 60_000, 2 * toolTimeLimitMs(env));
+  return { mode: "git", cache: new GitCache({ root, budgetBytes, inUseMs }), limits };
+}
+
+/** RESOLVE_BOT_CACHE_DISK_MB, or half of the free disk where the cache lies. */
+function cacheBudget(env: NodeJS.ProcessEnv, root: string): number {
+  const text = env.RESOLVE_BOT_CACHE_DISK_MB?.trim();
+  if (text === undefined || text === "") return defaultBudgetBytes(root);
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`RESOLVE_BOT_CACHE_DISK_MB must be a whole number of at least 1 (got "${text}").`);
+  return value * 1024 * 1024;
+}
+
+function hasGit(): boolean {
+  try {
+    execFileSync("git", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface RepositoryFiles {
+  /** The server's limits with the repository's own within them (what a refusal names). */
+  limits(repository: Partial<WorkspaceLimits>): WorkspaceLimits;
+  /** The files at `ref` (a SHA, or a branch name for the default branch). */
+  at(repo: RepoRef, ref: string, limits: WorkspaceLimits): Promise<Workspace>;
+}
+
+/**
+ * `webUrl`: where GitHub's web (and git) lives, e.g. https://github.com; the repository's git URL
+ * is `<webUrl>/<owner>/<repo>.git`.
+ */
+export function repositoryFiles(
+  octokit: GitHubClient,
+  webUrl: string,
+  log: PipelineLog,
+  env: NodeJS.ProcessEnv = process.env,
+): RepositoryFiles {
+  const setup = setupFrom(env, log);
+  const host = new URL(webUrl).host;
+  const authorization = async () => {
+    const { token } = (await octokit.auth({ type: "installation" })) as { token: string };
+    return `Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
+  };
+  const tarball = (repo: RepoRef, ref: string, limits: WorkspaceLimits) =>
+    TarballWorkspace.download(octokit, repo, ref, inMemoryLimits(limits));
+  return {
+    limits: (repository) => withinServerLimits(setup.limits, repository),
+    async at(repo, ref, limits) {
+      if (setup.cache === undefined) return tarball(repo, ref, limits);
+      let commit;
+      try {
+        commit = await setup.cache.commit(
+          { url: `${webUrl}/${repo.owner}/${repo.repo}.git`, location: [host, repo.owner, repo.repo], authorization },
+          ref,
+        );
+      } catch (error) {
+        log.warn({ err: error }, `resolve-bot could not fetch ${repo.owner}/${repo.repo} at ${ref} with git; reading its tarball instead`);
+        return tarball(repo, ref, limits);
+      }
+      return new GitWorkspace(commit.gitDir, commit.sha, limits);
+    },
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * Repositories kept on disk between commands: one bare repository per remote repository under
+ * `<root>/repos/<host>/<owner>/<repo>.git`, filled by real git over HTTP(S) with the credentials
+ * the caller gives (in the environment of the one git process that needs them: never in argv,
+ * never on disk).
+ *
+ * Only what is asked for is fetched, and only when it is missing: a commit is fetched alone
+ * (`--depth=1`) by its SHA, so a second command on the same head fetches nothing, and a push
+ * fetches only the objects the commits already here lack (git negotiates with them).
+ *
+ * Several worker threads and processes on one machine share the cache: each repository has a
+ * lock (proper-lockfile) held while it is created or fetched into, and eviction takes it too.
+ * Workers on other machines have caches of their own.
+ *
+ * Disk is bounded by a budget: after a fetch, repositories are evicted least recently used first
+ * until the cache fits, except those used within `inUseMs` (a command may still be reading
+ * them): then the cache is over budget for a while, and says so in the log.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, statfsSync } from "node:fs";
+import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import lockfile from "proper-lockfile";
+import { authorizationEnv, gitSucceeds, runGit } from "./safe-git.js";
+
+export interface GitRemote {
+  /** e.g. `https://github.com/acme/widgets.git`. */
+  url: string;
+  /** Where its cache lies below `repos/`: host, owner, name (each one path component). */
+  location: readonly [host: string, owner: string, name: string];
+  /** The `Authorization` header value for git's requests (e.g. `Basic <base64 x-access-token:…>`). */
+  authorization(): Promise<string>;
+}
+
+export interface CacheLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface GitCacheOptions {
+  /** The cache's directory (RESOLVE_BOT_DATA_DIR/…). */
+  root: string;
+  /** Bytes the repositories may take together. */
+  budgetBytes: number;
+  /** A repository used this recently is never evicted. */
+  inUseMs: number;
+  log?: CacheLog;
+}
+
+export interface CachedCommit {
+  /** The bare repository holding the commit, its tree and blobs. */
+  gitDir: string;
+  sha: string;
+  /** Whether git had to fetch (false: everything was here). */
+  fetched: boolean;
+}
+
+/** The file whose modification time is the repository's last use. */
+const USED_MARK = "resolve-bot-used";
+const LOCK_STALE_MS = 60_000;
+
+export class GitCache {
+  constructor(readonly options: GitCacheOptions) {}
+
+  repositoryDir(remote: GitRemote): string {
+    for (const part of remote.location) {
+      if (part === "" || part === "." || part === ".." || /[/\\\0]/.test(part))
+        throw new Error(`not a path component: ${JSON.stringify(part)}`);
+    }
+    const [host, owner, name] = remote.location;
+    return path.join(this.options.root, "repos", host, owner, `${name}.git`);
+  }
+
+  /**
+   * The commit `ref` names (a full SHA, or a branch name such as `main`), fetched unless it is
+   * here. A branch is always asked for (it may have moved); a SHA only when missing.
+   */
+  async commit(remote: GitRemote, ref: string): Promise<CachedCommit> {
+    const gitDir = this.repositoryDir(remote);
+    const isSha = /^[0-9a-f]{40}$/.test(ref);
+    if (!isSha) await checkBranchName(ref);
+    const result = await this.locked(gitDir, async () => {
+      if (!existsSync(path.join(gitDir, "HEAD"))) {
+        await rm(gitDir, { recursive: true, force: true }); // what a crashed creation left
+        await mkdir(gitDir, { recursive: true });
+        await runGit(gitDir, ["init", "--bare", "-q"]);
+      }
+      await touch(gitDir);
+      if (isSha && (await gitSucceeds(gitDir, ["cat-file", "-e", `${ref}^{tree}`]))) return { gitDir, sha: ref, fetched: false };
+      const local = isSha ? `refs/resolve-bot/commits/${ref}` : `refs/resolve-bot/branches/${ref}`;
+      const source = isSha ? ref : `refs/heads/${ref}`;
+      const env = authorizationEnv(await remote.authorization());
+      await runGit(gitDir, ["fetch", "--quiet", "--depth=1", "--no-tags", "--no-write-fetch-head", remote.url, `+${source}:${local}`], {
+        env,
+      });
+      const sha = (await runGit(gitDir, ["rev-parse", "--verify", `${local}^{commit}`])).toString("utf8").trim();
+      return { gitDir, sha, fetched: true };
+    });
+    if (result.fetched) await this.evict(gitDir);
+    return result;
+  }
+
+  /** Bytes the cache's repositories take on disk, and when each was last used. */
+  async usage(): Promise<Array<{ gitDir: string; bytes: number; usedAt: number }>> {
+    const repos = path.join(this.options.root, "repos");
+    const found: Array<{ gitDir: string; bytes: number; usedAt: number }> = [];
+    for (const host of await children(repos)) {
+      for (const owner of await children(path.join(repos, host))) {
+        for (const name of await children(path.join(repos, host, owner))) {
+          if (!name.endsWith(".git")) continue;
+          const gitDir = path.join(repos, host, owner, name);
+          found.push({ gitDir, bytes: await diskBytes(gitDir), usedAt: await usedAt(gitDir) });
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Least recently used repositories out until the cache fits its budget (never `keep`, never one in use). */
+  async evict(keep: string): Promise<void> {
+    const repos = (await this.usage()).sort((a, b) => a.usedAt - b.usedAt);
+    let total = repos.reduce((sum, repo) => sum + repo.bytes, 0);
+    for (const repo of repos) {
+      if (total <= this.options.budgetBytes) return;
+      if (repo.gitDir === keep || Date.now() - repo.usedAt < this.options.inUseMs) continue;
+      const removed = await this.remove(repo.gitDir);
+      if (removed) {
+        total -= repo.bytes;
+        this.options.log?.info(
+          `repository cache: evicted ${path.relative(this.options.root, repo.gitDir)} (${repo.bytes} bytes, least recently used)`,
+        );
+      }
+    }
+    if (total > this.options.budgetBytes) {
+      this.options.log?.warn(
+        `repository cache: ${total} bytes, over its budget of ${this.options.budgetBytes} (RESOLVE_BOT_CACHE_DISK_MB): the rest is in use`,
+      );
+    }
+  }
+
+  /**
+   * Moves the repository out of the way under its lock, then deletes it; false when someone holds
+   * the lock or used it since the sizes were taken.
+   */
+  private async remove(gitDir: string): Promise<boolean> {
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(gitDir, { realpath: false, lockfilePath: `${gitDir}.lock`, stale: LOCK_STALE_MS, retries: 0 });
+    } catch {
+      return false;
+    }
+    const trash = path.join(this.options.root, "repos-trash", `${path.basename(gitDir)}-${randomBytes(6).toString("hex")}`);
+    try {
+      if (Date.now() - (await usedAt(gitDir)) < this.options.inUseMs) return false;
+      await mkdir(path.dirname(trash), { recursive: true });
+      await rename(gitDir, trash);
+    } finally {
+      await release();
+    }
+    await rm(trash, { recursive: true, force: true });
+    return true;
+  }
+
+  private async locked<T>(gitDir: string, work: () => Promise<T>): Promise<T> {
+    await mkdir(path.dirname(gitDir), { recursive: true });
+    const release = await lockfile.lock(gitDir, {
+      realpath: false,
+      lockfilePath: `${gitDir}.lock`,
+      stale: LOCK_STALE_MS,
+      // Another worker fetching the same repository: wait for it (a big first fetch takes a while).
+      retries: { retries: 1000, minTimeout: 100, maxTimeout: 1000 },
+    });
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+}
+
+/**
+ * The cache's default budget: half of the free space of the file system holding `root` (or of
+ * its nearest existing parent) when the process starts.
+ */
+export function defaultBudgetBytes(root: string): number {
+  let dir = path.resolve(root);
+  while (!existsSync(dir)) dir = path.dirname(dir);
+  const fs = statfsSync(dir);
+  return Math.floor((fs.bavail * fs.bsize) / 2);
+}
+
+async function touch(gitDir: string): Promise<void> {
+  const mark = path.join(gitDir, USED_MARK);
+  const now = new Date();
+  await utimes(mark, now, now).catch(() => writeFile(mark, ""));
+}
+
+/** When the repository was last used (ms since the epoch; 0 when unknown). */
+async function usedAt(gitDir: string): Promise<number> {
+  return stat(path.join(gitDir, USED_MARK)).then(
+    (info) => info.mtimeMs,
+    () => 0,
+  );
+}
+
+async function children(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}
+
+/** Bytes of the files below `dir` (a bare repository: packs, a few loose objects, refs). */
+async function diskBytes(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    total += await lstat(path.join(entry.parentPath, entry.name)).then(
+      (info) => info.size,
+      () => 0,
+    );
+  }
+  return total;
+}
+
+/** A branch name git accepts (never an option, never a refspec). */
+async function checkBranchName(name: string): Promise<void> {
+  if (name.startsWith("-") || /[:\s]/.test(name) || !(await gitSucceeds(process.cwd(), ["check-ref-format", `refs/heads/${name}`]))) {
+    throw new Error(`not a branch name: ${JSON.stringify(name)}`);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The repository cache against the GitHub emulator's git server (git http-backend over HTTP,
+ * installation tokens): what is fetched, when, and what eviction removes.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { GitCache, type GitRemote } from "../../src/workspace/git-cache.js";
+import { GitWorkspace } from "../../src/workspace/git-workspace.js";
+import { GitHubEmulator } from "../e2e/emulator/index.js";
+
+const REPO = "acme/widgets";
+const LIMITS = { maxFiles: 1000, maxFileBytes: 1024 * 1024, maxTotalBytes: 100 * 1024 * 1024 };
+
+let gh: GitHubEmulator;
+let root: string;
+
+/** 200 files of 1 KB of randomness (as hex): a pack of all of them is over 200 KB. */
+function incompressibleFiles(): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`src/f${index}.ts`, `// ${randomBytes(1024).toString("hex")}\n`]));
+}
+
+function remote(fullName: string, token = gh.auth.issueToken(gh.installationId).token): GitRemote {
+  const [owner, name] = fullName.split("/") as [string, string];
+  return {
+    url: gh.gitUrl(fullName),
+    location: [gh.host, owner, name],
+    authorization: async () => `Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`,
+  };
+}
+
+function uploadPacks() {
+  return gh.gitRequests().filter((entry) => entry.method === "POST");
+}
+
+beforeAll(async () => {
+  gh = await GitHubEmulator.start();
+  await gh.createRepo("acme", "widgets", incompressibleFiles());
+  await gh.createRepo("acme", "gadgets", incompressibleFiles());
+});
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "git-cache-"));
+  gh.clearLog();
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+afterAll(async () => {
+  await gh.stop();
+});
+
+test("a commit is fetched once; asking again fetches nothing; a push fetches only the new objects", async () => {
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const first = (await gh.branchSha(REPO, "main"))!;
+  const fetched = await cache.commit(remote(REPO), first);
+  expect(fetched).toEqual({ gitDir: path.join(root, "repos", gh.host, "acme", "widgets.git"), sha: first, fetched: true });
+  expect(uploadPacks()).toHaveLength(1);
+  const fullPack = uploadPacks()[0]!.git!.responseBytes;
+  expect(fullPack).toBeGreaterThan(200 * 1000);
+  const workspace = new GitWorkspace(fetched.gitDir, first, LIMITS);
+  expect(await workspace.list()).toHaveLength(200);
+
+  gh.clearLog();
+  expect(await cache.commit(remote(REPO), first)).toEqual({ ...fetched, fetched: false });
+  expect(gh.gitRequests()).toEqual([]);
+
+  const pushed = await gh.pushCommit(REPO, "main", { files: { "src/f0.ts": "export const changed = true;\n" } });
+  const again = await cache.commit(remote(REPO), pushed);
+  expect(again).toEqual({ ...fetched, sha: pushed, fetched: true });
+  expect(uploadPacks()).toHaveLength(1);
+  expect(uploadPacks()[0]!.git!.responseBytes).toBeLessThan(fullPack / 20);
+  expect(await new GitWorkspace(again.gitDir, pushed, LIMITS).readText("src/f0.ts")).toBe("export const changed = true;\n");
+  expect((await new GitWorkspace(again.gitDir, pushed, LIMITS).readText("src/f1.ts")).length).toBe(2052);
+});
+
+test("a branch is fetched by name every time (it may have moved)", async () => {
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const main = await cache.commit(remote(REPO), "main");
+  expect(main.sha).toBe(await gh.branchSha(REPO, "main"));
+  gh.clearLog();
+  expect((await cache.commit(remote(REPO), "main")).fetched).toBe(true);
+  expect(uploadPacks().length).toBeGreaterThan(0);
+  await expect(cache.commit(remote(REPO), "--upload-pack=touch /tmp/x")).rejects.toThrow("not a branch name");
+  await expect(cache.commit(remote(REPO), "a:b")).rejects.toThrow("not a branch name");
+});
+
+test("several fetches of one commit at once: one fetch, the others wait for it and fetch nothing", async () => {
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const sha = (await gh.branchSha(REPO, "main"))!;
+  const results = await Promise.all([1, 2, 3].map(() => new GitCache(cache.options).commit(remote(REPO), sha)));
+  expect(results.filter((result) => result.fetched)).toHaveLength(1);
+  expect(uploadPacks()).toHaveLength(1);
+});
+
+test("a token the server did not issue fetches nothing", async () => {
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const sha = (await gh.branchSha(REPO, "main"))!;
+  await expect(cache.commit(remote(REPO, "ghs_forged"), sha)).rejects.toThrow(/git fetch failed/);
+  expect(gh.gitRequests().map((entry) => entry.status)).toEqual([401]);
+});
+
+test("over its budget, the least recently used repository not in use is evicted", async () => {
+  const widgets = (await gh.branchSha(REPO, "main"))!;
+  const gadgets = (await gh.branchSha("acme/gadgets", "main"))!;
+  // Room for one repository: each is over 200 KB.
+  const cache = new GitCache({ root, budgetBytes: 300 * 1024, inUseMs: 0 });
+  const first = await cache.commit(remote(REPO), widgets);
+  const second = await cache.commit(remote("acme/gadgets"), gadgets);
+  expect(existsSync(first.gitDir)).toBe(false);
+  expect(existsSync(second.gitDir)).toBe(true);
+  expect((await cache.usage()).map((repo) => repo.gitDir)).toEqual([second.gitDir]);
+  // In use (used within inUseMs): kept, over budget.
+  const busy = new GitCache({ root, budgetBytes: 300 * 1024, inUseMs: 60_000 });
+  const back = await busy.commit(remote(REPO), widgets);
+  expect(back.fetched).toBe(true);
+  expect(existsSync(back.gitDir) && existsSync(second.gitDir)).toBe(true);
+});
