@@ -1,7 +1,8 @@
 /**
  * Writes that must happen once although GitHub's answer can be lost: a 5xx or a dropped
  * connection may come AFTER GitHub carried the write out. Octokit's retry plugin would send such a
- * POST again and create a second check run (a duplicated pending action) or a second reply. For
+ * POST again and create a second check run (a duplicated pending action) or a second reply (in
+ * the conversation or in a review thread). For
  * these writes this plugin retries itself, on the retry plugin's schedule: after a failed try it
  * looks on GitHub for what the try would have created and answers with it when it is there; only
  * otherwise does it try again.
@@ -34,6 +35,7 @@ const DEFAULT_RETRY_BASE_MS = 1_000;
 const GUARDED: Record<string, FindWritten> = {
   "POST /repos/{owner}/{repo}/check-runs": findCheckRun,
   "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": findComment,
+  "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies": findThreadReply,
 };
 
 interface Written {
@@ -79,6 +81,29 @@ async function findComment(octokit: Octokit, options: RequestOptions, since: Dat
   });
   const comments = listed.data as Array<Written & { body?: string; user: { type: string } | null }>;
   const found = newest(comments.filter((comment) => comment.body === body && comment.user?.type === "Bot"));
+  return found && { ...listed, status: 201, data: found };
+}
+
+/** A reply by an app in this review thread with exactly this body, updated since the write began. */
+async function findThreadReply(octokit: Octokit, options: RequestOptions, since: Date): Promise<Response | undefined> {
+  const { owner, repo, pull_number, comment_id, body } = options as {
+    owner: string;
+    repo: string;
+    pull_number: number;
+    comment_id: number;
+    body: string;
+  };
+  const listed = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+    owner,
+    repo,
+    pull_number,
+    since: since.toISOString(),
+    per_page: 100,
+  });
+  const comments = listed.data as Array<Written & { body?: string; in_reply_to_id?: number; user: { type: string } | null }>;
+  const found = newest(
+    comments.filter((comment) => comment.body === body && comment.in_reply_to_id === comment_id && comment.user?.type === "Bot"),
+  );
   return found && { ...listed, status: 201, data: found };
 }
 

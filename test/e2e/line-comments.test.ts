@@ -64,6 +64,22 @@ test("/ast-edit on a line keeps only that line's matches, says so in the thread;
   expect(thread.map((comment) => comment.user)).toEqual([bot.gh.botLogin, "alice", bot.gh.botLogin]);
 });
 
+test("a thread reply whose answer is lost (502 after GitHub wrote it) is posted once, not twice", async () => {
+  const pr = await openPullRequest("lost-reply");
+  const fault = bot.gh.injectFault({
+    path: `POST /repos/${REPO}/pulls/${pr.number}/comments/:id/replies`,
+    status: 502,
+    when: "after",
+    times: 1,
+  });
+  const pending = await lineComment(bot, { repo: REPO, number: pr.number, user: "alice", body: "/pending", path: "src/use.ts", line: 1 });
+  expect(fault.hits).toBe(1);
+  expect(pending.done).toBe("rocket");
+  const thread = bot.gh.lineComments(REPO, pr.number).filter((comment) => comment.inReplyTo === pending.commentId);
+  expect(thread.map((comment) => comment.user)).toEqual([bot.gh.botLogin]);
+  expect(pending.reply).toBe("Nothing is pending.");
+});
+
 test("a range of lines keeps the matches overlapping it; with --paths given, the command is not scoped", async () => {
   const pr = await openPullRequest("ast-range");
   const pattern = "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'";

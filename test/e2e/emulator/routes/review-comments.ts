@@ -33,7 +33,10 @@ export function registerReviewCommentRoutes(router: Router, ctx: RouteContext): 
     const repo = ctx.repo(req);
     const number = intParam(req.params.pull_number);
     if (!state.pull(repo, number)) throw notFound();
-    const list = state.lineComments.filter((c) => c.repo === repo && c.number === number);
+    const since = req.query.since ? Date.parse(req.query.since) : undefined;
+    const list = state.lineComments.filter(
+      (c) => c.repo === repo && c.number === number && (since === undefined || Date.parse(c.updatedAt) >= since),
+    );
     const { page, headers } = paginate(list, req, shapes.api);
     return { status: 200, body: page.map(json), headers };
   });
