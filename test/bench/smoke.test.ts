@@ -18,6 +18,9 @@ const KEYS = [
   "api.apply.calls",
   "api.apply.writes",
   "memory.ast_edit_peak_mb",
+  "intake.p99",
+  "repo_size.0.first_ratio",
+  "repo_size.0.peak_rss_mb",
   "corpus.files",
   "corpus.bytes",
 ];
@@ -31,7 +34,7 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
   try {
     const out = path.join(dir, "results.json");
     const { markdown } = await runBench(["--corpus", "tiny", "--runs", "1", "--ts-runs", "1", "--out", out, "--work-dir", dir]);
-    for (const heading of ["## ast-edit", "## rename_symbol / move", "## GitHub API calls", "## Memory"])
+    for (const heading of ["## ast-edit", "## rename_symbol / move", "## GitHub API calls", "## Memory", "## Webhook intake"])
       expect(markdown).toContain(heading);
     expect(markdown).toContain("| tiny | `console.log($$$A)` → `logger.debug($$$A)` | 4 / 4 |");
     const results = JSON.parse(await readFile(out, "utf8")) as Record<string, unknown>;
@@ -43,7 +46,8 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
     expect(at(results, "rename_symbol.row.raw_summary")).toBe("7 locations in 4 files");
     expect(at(results, "api.sizes.0.preview_outcome")).toMatch(/^rocket: /);
     expect(at(results, "api.sizes.0.apply_outcome")).toMatch(/^rocket: Applied/);
+    expect(at(results, "intake.overlapped")).toBe(true);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}, 120_000);
+}, 600_000); // every section, the intake (100 commands) and a real repository included: minutes on a loaded machine
