@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
@@ -85,6 +86,7 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
   const gh = await GitHubEmulator.start();
   const port = await freePort();
   let output = "";
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-e2e-data-"));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
@@ -95,7 +97,7 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
     NODE_ENV: "test",
     RESOLVE_BOT_THROTTLE: "off",
     // Each bot its own job database (a restart() keeps it: that is what makes jobs survive).
-    RESOLVE_BOT_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "resolve-bot-e2e-data-")),
+    RESOLVE_BOT_DATA_DIR: dataDir,
     ...extraEnv,
   };
   const base = `http://127.0.0.1:${port}`;
@@ -105,6 +107,7 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
   } catch (error) {
     // A server that never came up must not leave the emulator listening (jest would never exit).
     await gh.stop();
+    await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
   return {
@@ -125,6 +128,8 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
         await new Promise((resolve) => child.once("exit", resolve));
       }
       await gh.stop();
+      // The job database and the repository cache (hundreds of MB after the big-repository suite).
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
