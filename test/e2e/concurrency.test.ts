@@ -1,5 +1,5 @@
 /** Races: pushes during apply, simultaneous resolves, redelivered webhooks. Never a lost or duplicate commit. */
-import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot } from "./harness.js";
+import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot, settled } from "./harness.js";
 
 const REPO = "acme/race";
 const FILES = { "src/a.ts": 'console.log("a");\n', "src/b.ts": 'console.log("b");\n', "src/c.ts": "export const c = 1;\n" };
@@ -93,7 +93,7 @@ test("a redelivered webhook (same X-GitHub-Delivery) does nothing the second tim
   const comments = bot.gh.comments(REPO, pr.number).length;
   bot.gh.clearLog();
   expect(await deliver(bot, event, "delivery-42")).toBeLessThan(300);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await settled(bot);
   expect(bot.gh.writes()).toEqual([]);
   expect(bot.gh.comments(REPO, pr.number).length).toBe(comments);
   expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toHaveLength(1);

@@ -6,7 +6,7 @@
  * discard, a second reply) nor skip what was not, and its one reply must say what is true.
  */
 import type { RequestPattern } from "./emulator/router.js";
-import { comment, deliver, runsOn, useBot, waitFor, withoutMarker, type Bot } from "./harness.js";
+import { comment, deliver, runsOn, useBot, waitFor, withoutMarker, type Bot, settled } from "./harness.js";
 
 const OWNER = "acme";
 const NAME = "steps";
@@ -68,8 +68,8 @@ async function killedAndRestarted(number: number, body: string): Promise<{ done:
   const done = await waitFor("the restarted job to finish", () =>
     bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused"),
   );
-  // A duplicate (a second reply, a second reaction) would show itself by now.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // A duplicate (a second reply, a second reaction) would be a job still queued or running.
+  await settled(bot);
   return {
     done: done.content,
     replies: botComments(number, before),

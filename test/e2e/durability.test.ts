@@ -3,7 +3,7 @@
  * after the answer (SIGKILL: no shutdown of any kind) carries it out once it is started again.
  */
 import path from "node:path";
-import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot } from "./harness.js";
+import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot, settled } from "./harness.js";
 
 const REPO = "acme/durable";
 let bot: Bot;
@@ -47,7 +47,7 @@ test("SIGKILL just after the webhook is answered: after a restart the command ru
   // A redelivery of the same webhook (GitHub's "Redeliver" keeps the delivery id) changes nothing.
   const again = await deliver(bot, event);
   expect(again).toBeLessThan(300);
-  await new Promise((resolve) => setTimeout(resolve, 2500));
+  await settled(bot);
   expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toHaveLength(1);
   expect(bot.gh.comments(REPO, pr.number).filter((entry) => entry.user === bot.gh.botLogin)).toHaveLength(1);
 });

@@ -11,6 +11,7 @@
 import { comment, startBot, type Bot } from "./harness.js";
 import { compilePattern } from "./emulator/router.js";
 import type { FaultSpec } from "./emulator/index.js";
+import { patient } from "../helpers/patience.js";
 
 const FILES = { "src/a.ts": 'console.log("a");\nconsole.warn("b");\n' };
 const APPLIED = { "src/a.ts": 'console.log("a");\nlogger.warn("b");\n' };
@@ -108,7 +109,7 @@ beforeAll(async () => {
   const { hits: _hits, ...outcome } = await flow();
   baseline = outcome;
   baselineWrites = bot.gh.writes();
-}, 90_000);
+}, patient(90_000));
 
 afterAll(async () => {
   await bot?.stop();

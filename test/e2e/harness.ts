@@ -9,6 +9,8 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
+import { openJobQueue } from "../../src/jobs/index.js";
+import { patient } from "../helpers/patience.js";
 
 /** What the emulator signs webhooks with (probotEnv) and the bot checks them against. */
 export const SECRET = "e2e-webhook-secret";
@@ -25,13 +27,38 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = patient(45_000),
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Resolves when the bot's job queue (its SQLite database, or its Redis) holds no job queued, waiting
+ * for a retry or running: whatever it was asked has been carried out, and nothing more will happen.
+ * This is what a test waits for before it checks that something (a duplicate) did NOT happen.
+ */
+export async function settled(bot: Bot, timeoutMs = patient(45_000)): Promise<void> {
+  const queue = openJobQueue(bot.env);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queue.idle(),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error("timed out waiting for the bot's jobs to finish")), timeoutMs)),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    await queue.close();
   }
 }
 
@@ -72,7 +99,7 @@ async function spawnServer(
           () => undefined,
         );
       },
-      30_000,
+      patient(30_000),
     );
   } catch (error) {
     child.kill("SIGKILL");
@@ -247,7 +274,7 @@ export function useBot(setup: (bot: Bot) => Promise<void>, env: Record<string, s
   beforeAll(async () => {
     bot = await startBot(env);
     await setup(bot);
-  }, 60_000);
+  }, patient(60_000));
   afterAll(async () => {
     await bot?.stop();
   });

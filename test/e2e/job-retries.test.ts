@@ -7,6 +7,7 @@ import path from "node:path";
 import { GAVE_UP } from "../../src/index.js";
 import { INTERNAL_ERROR } from "../../src/github/replies.js";
 import { deliver, runsOn, startBot, waitFor, withoutMarker, type Bot } from "./harness.js";
+import { patient } from "../helpers/patience.js";
 
 const PREVIEW = "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'";
 let bot: Bot;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     RESOLVE_BOT_JOB_BACKOFF_MS: "200",
     RESOLVE_BOT_TOOLS: path.resolve("test/e2e/fixtures/faulty-tool.mjs"),
   });
-}, 60_000);
+}, patient(60_000));
 
 afterAll(async () => {
   await bot?.stop();
@@ -43,7 +44,7 @@ async function command(pr: { repo: string; number: number }, body = PREVIEW) {
   const done = await waitFor(
     `the bot to finish with comment ${event.commentId}`,
     () => bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused")?.content,
-    80_000,
+    patient(80_000),
   );
   return { commentId: event.commentId, deliveryId: event.id, done };
 }
@@ -74,7 +75,7 @@ test.concurrent.each([
     expect(runs.filter((run) => run.name === "resolve-bot").map((run) => run.conclusion)).toEqual(["action_required"]);
     expect(bot.gh.reactions(result.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
   },
-  90_000,
+  patient(90_000),
 );
 
 test.concurrent(
@@ -90,7 +91,7 @@ test.concurrent(
     expect(botComments(pr.repo, pr.number)).toEqual([GAVE_UP]);
     expect(runsOn(bot, pr.repo, pr.headSha)).toEqual([]);
   },
-  90_000,
+  patient(90_000),
 );
 
 test.concurrent(
@@ -112,7 +113,7 @@ test.concurrent(
     const run = runsOn(bot, pr.repo, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: AST Edit"))!;
     expect([run.status, run.conclusion]).toEqual(["completed", "success"]);
   },
-  120_000,
+  patient(120_000),
 );
 
 test.concurrent(
@@ -131,7 +132,7 @@ test.concurrent(
     const run = runsOn(bot, pr.repo, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: AST Edit"))!;
     expect(run.status).toBe("in_progress");
   },
-  120_000,
+  patient(120_000),
 );
 
 test.concurrent(
@@ -149,7 +150,7 @@ test.concurrent(
     const run = runsOn(bot, pr.repo, pr.headSha).find((candidate) => candidate.name.startsWith("resolve-bot: Faulty note"))!;
     expect(run.status).toBe("in_progress");
   },
-  90_000,
+  patient(90_000),
 );
 
 test("every response matched GitHub's OpenAPI description", () => {

@@ -7,6 +7,7 @@
 import { comment, freePort, startAppProcess, startBot, waitFor, type AppProcess, type Bot } from "./harness.js";
 import { parseSamples, sampleValue } from "../helpers/prometheus-text.js";
 import { RedisServer, describeWithRedis } from "../helpers/redis-server.js";
+import { patient } from "../helpers/patience.js";
 
 const REPO = "acme/probed";
 
@@ -35,7 +36,7 @@ describeWithRedis("test/e2e/redis-readiness.test.ts")("/readyz while Redis goes 
     await waitFor("the worker's health port", async () => (await get(`${bases[1]}/healthz`))?.status === 200 || undefined);
     await bot.gh.createRepo("acme", "probed", { "src/a.ts": 'console.log("a");\n' });
     bot.gh.setPermission(REPO, "alice", "write");
-  }, 90_000);
+  }, patient(90_000));
 
   afterAll(async () => {
     await worker?.stop();
@@ -45,32 +46,36 @@ describeWithRedis("test/e2e/redis-readiness.test.ts")("/readyz while Redis goes 
 
   const readiness = async () => Promise.all(bases.map(async (base) => (await get(`${base}/readyz`))?.status));
 
-  test("503 naming Redis while it is stopped, 200 again once it is back", async () => {
-    expect(await readiness()).toEqual([200, 200]);
+  test(
+    "503 naming Redis while it is stopped, 200 again once it is back",
+    async () => {
+      expect(await readiness()).toEqual([200, 200]);
 
-    await redis.stop();
-    await waitFor("both processes to say they are not ready", async () =>
-      (await readiness()).every((status) => status === 503) ? true : undefined,
-    );
-    for (const base of bases) {
-      const ready = await get(`${base}/readyz`);
-      expect(ready?.status).toBe(503);
-      expect(ready?.body).toMatch(/^not ready:\n- Redis is not reachable \(connection \w+\)\n/);
-      // Liveness is the process, not its dependencies: an orchestrator must not restart it for Redis.
-      expect(await get(`${base}/healthz`)).toEqual({ status: 200, body: "ok\n" });
-    }
+      await redis.stop();
+      await waitFor("both processes to say they are not ready", async () =>
+        (await readiness()).every((status) => status === 503) ? true : undefined,
+      );
+      for (const base of bases) {
+        const ready = await get(`${base}/readyz`);
+        expect(ready?.status).toBe(503);
+        expect(ready?.body).toMatch(/^not ready:\n- Redis is not reachable \(connection \w+\)\n/);
+        // Liveness is the process, not its dependencies: an orchestrator must not restart it for Redis.
+        expect(await get(`${base}/healthz`)).toEqual({ status: 200, body: "ok\n" });
+      }
 
-    await redis.restart();
-    await waitFor("both processes to be ready again", async () =>
-      (await readiness()).every((status) => status === 200) ? true : undefined,
-    );
+      await redis.restart();
+      await waitFor("both processes to be ready again", async () =>
+        (await readiness()).every((status) => status === 200) ? true : undefined,
+      );
 
-    // Ready means it: a command sent now is carried out by the worker.
-    const pr = await bot.gh.createPullRequest({ repo: REPO, head: "topic", user: "alice", commits: [{ files: { "n.txt": "n\n" } }] });
-    const preview = await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'");
-    expect(preview.done).toBe("rocket");
-    expect(preview.reply).toContain("AST Edit: 1 replacement in 1 file");
-  }, 120_000);
+      // Ready means it: a command sent now is carried out by the worker.
+      const pr = await bot.gh.createPullRequest({ repo: REPO, head: "topic", user: "alice", commits: [{ files: { "n.txt": "n\n" } }] });
+      const preview = await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'");
+      expect(preview.done).toBe("rocket");
+      expect(preview.reply).toContain("AST Edit: 1 replacement in 1 file");
+    },
+    patient(120_000),
+  );
 
   test("the worker's port serves its own metrics, labelled role=worker", async () => {
     const response = await fetch(`${bases[1]}/metrics`);

@@ -3,8 +3,9 @@
  * and one GitHub emulator. The same delivery sent to both servers runs once; an apply and a discard
  * racing on one pull request each take one action, and the replies say what really happened.
  */
-import { comment, deliver, startAppProcess, startBot, waitFor, type AppProcess, type Bot } from "./harness.js";
+import { comment, deliver, startAppProcess, startBot, waitFor, type AppProcess, type Bot, settled } from "./harness.js";
 import { RedisServer, describeWithRedis } from "../helpers/redis-server.js";
+import { patient } from "../helpers/patience.js";
 
 const REPO = "acme/scaled";
 
@@ -23,7 +24,7 @@ describeWithRedis("test/e2e/redis.test.ts")("two servers and two workers on one 
       "src/b.ts": 'console.warn("b");\nconsole.warn("c");\n',
     });
     bot.gh.setPermission(REPO, "alice", "write");
-  }, 90_000);
+  }, patient(90_000));
 
   afterAll(async () => {
     await Promise.all(others.map((other) => other.stop()));
@@ -52,8 +53,8 @@ describeWithRedis("test/e2e/redis.test.ts")("two servers and two workers on one 
         bot.gh.reactions(event.commentId).find((reaction) => reaction.content === "rocket" || reaction.content === "confused"),
       );
     }
-    // Let a duplicate run (there must be none) show itself before counting.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A duplicate run (there must be none) would be a job still queued or running on Redis.
+    await settled(bot);
 
     const replies = bot.gh
       .comments(REPO, pr.number)

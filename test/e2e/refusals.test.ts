@@ -2,7 +2,7 @@
  * Bad input gets a clear reply and changes nothing: the emulator's request log must show no
  * write other than the bot's reactions and its reply.
  */
-import { comment, runsOn, useBot, deliver, type Bot } from "./harness.js";
+import { comment, runsOn, useBot, deliver, type Bot, settled } from "./harness.js";
 
 const REPO = "acme/gadgets";
 const FILES = {
@@ -66,7 +66,7 @@ test("comments by bots, on issues, or without commands are ignored entirely", as
   expect(await deliver(bot, fromBot)).toBeLessThan(300);
   const chatter = bot.gh.webhooks.issueComment({ repo: REPO, number: prNumber, body: "LGTM, see /help later", user: "alice" });
   expect(await deliver(bot, chatter)).toBeLessThan(300);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await settled(bot);
   expect(bot.gh.writes()).toEqual([]);
   expect(bot.gh.comments(REPO, prNumber).length).toBe(before + 2);
 });

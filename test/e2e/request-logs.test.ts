@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { comment, freePort, startBot, waitFor, type Bot } from "./harness.js";
+import { patient } from "../helpers/patience.js";
 
 const REPO = "acme/logged";
 let bot: Bot;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   bot = await startBot({ LOG_FORMAT: "json", LOG_LEVEL: "debug", SENTRY_DSN: `http://public@127.0.0.1:${port}/7` });
   await bot.gh.createRepo("acme", "logged", { "src/a.ts": 'console.log("a");\n' });
   bot.gh.setPermission(REPO, "alice", "write");
-}, 60_000);
+}, patient(60_000));
 
 afterAll(async () => {
   await bot?.stop();
@@ -49,25 +50,29 @@ function jsonLines(): Line[] {
     .map((line) => JSON.parse(line) as Line);
 }
 
-test("every line about a request carries its delivery id, repository and pull request; its error reaches Sentry", async () => {
-  const pr = await bot.gh.createPullRequest({ repo: REPO, head: "topic", user: "alice", commits: [{ files: { "n.txt": "n\n" } }] });
-  const fault = bot.gh.injectFault({ method: "GET", path: `/repos/${REPO}/pulls/${pr.number}`, status: 400, times: Infinity });
-  const failed = await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'");
-  fault.remove();
-  expect(failed.done).toBe("confused");
+test(
+  "every line about a request carries its delivery id, repository and pull request; its error reaches Sentry",
+  async () => {
+    const pr = await bot.gh.createPullRequest({ repo: REPO, head: "topic", user: "alice", commits: [{ files: { "n.txt": "n\n" } }] });
+    const fault = bot.gh.injectFault({ method: "GET", path: `/repos/${REPO}/pulls/${pr.number}`, status: 400, times: Infinity });
+    const failed = await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'");
+    fault.remove();
+    expect(failed.done).toBe("confused");
 
-  const lines = jsonLines();
-  const error = lines.find((line) => line.msg === "resolve-bot failed");
-  expect(error).toMatchObject({ level: 50, repository: REPO, pr: pr.number });
-  expect(error?.id).toEqual(expect.any(String));
-  // Every GitHub call made for the request — the 👀 on the server, the worker thread's reads and
-  // its reply — is logged with the same three fields.
-  const calls = lines.filter((line) => line.msg.startsWith("GitHub request:") && line.msg.includes(`/repos/${REPO}/`));
-  expect(calls.length).toBeGreaterThan(4);
-  expect(calls.filter((line) => line.id !== error?.id || line.repository !== REPO || line.pr !== pr.number)).toEqual([]);
+    const lines = jsonLines();
+    const error = lines.find((line) => line.msg === "resolve-bot failed");
+    expect(error).toMatchObject({ level: 50, repository: REPO, pr: pr.number });
+    expect(error?.id).toEqual(expect.any(String));
+    // Every GitHub call made for the request — the 👀 on the server, the worker thread's reads and
+    // its reply — is logged with the same three fields.
+    const calls = lines.filter((line) => line.msg.startsWith("GitHub request:") && line.msg.includes(`/repos/${REPO}/`));
+    expect(calls.length).toBeGreaterThan(4);
+    expect(calls.filter((line) => line.id !== error?.id || line.repository !== REPO || line.pr !== pr.number)).toEqual([]);
 
-  const sent = await waitFor("Sentry to receive the error", () => envelopes.find((envelope) => envelope.includes('"type":"event"')));
-  expect(sent).toMatch(/^POST \/api\/7\/envelope\//);
-  // Probot's transport reports the logged error under the line's message.
-  expect(sent).toContain('"value":"resolve-bot failed"');
-}, 90_000);
+    const sent = await waitFor("Sentry to receive the error", () => envelopes.find((envelope) => envelope.includes('"type":"event"')));
+    expect(sent).toMatch(/^POST \/api\/7\/envelope\//);
+    // Probot's transport reports the logged error under the line's message.
+    expect(sent).toContain('"value":"resolve-bot failed"');
+  },
+  patient(90_000),
+);

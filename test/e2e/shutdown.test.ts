@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { deliver, startBot, waitFor, type Bot } from "./harness.js";
+import { patient } from "../helpers/patience.js";
 
 const REPO = "acme/shutdown";
 let bot: Bot;
@@ -12,7 +13,7 @@ beforeAll(async () => {
   bot = await startBot({ RESOLVE_BOT_TOOLS: path.resolve("test/e2e/fixtures/slow-tool.mjs"), LOG_LEVEL: "info" });
   await bot.gh.createRepo("acme", "shutdown", { "a.txt": "a\n" });
   bot.gh.setPermission(REPO, "alice", "write");
-}, 60_000);
+}, patient(60_000));
 
 afterAll(async () => {
   if (bot.process.exitCode === null) bot.process.kill("SIGKILL");
