@@ -27,7 +27,8 @@ test("a running command finishes after SIGTERM; new webhooks are refused; exit c
   await waitFor("👀", () => bot.gh.reactions(event.commentId).some((reaction) => reaction.content === "eyes") || undefined);
   const exited = new Promise<number | null>((resolve) => bot.process.once("exit", (code) => resolve(code)));
   bot.process.kill("SIGTERM");
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Logged in the same turn of the event loop as the listening socket is closed.
+  await waitFor("the server to stop taking webhooks", () => bot.output().includes("SIGTERM: no new webhooks") || undefined);
   const late = bot.gh.webhooks.issueComment({ repo: REPO, number: pr.number, body: "/pending", user: "alice" });
   await expect(deliver(bot, late)).rejects.toThrow();
   expect(await exited).toBe(0);
