@@ -3,6 +3,7 @@
  * fenced code blocks and `>` quotes. A fenced ```json or ```yaml block right after the command
  * line belongs to that command (complex parameters).
  */
+import { createHash } from "node:crypto";
 
 export interface SlashCommand {
   /** Normalised tool name: `ast-edit` and `ast_edit` both become `ast_edit`. */
@@ -84,7 +85,8 @@ function commandText(command: SlashCommand): string {
 
 /**
  * Each command of a comment named by its text and its occurrence among commands of the same text
- * (`<text>#<n>`), so moving it to another line does not make it another command.
+ * (a digest of `<text>#<n>`: short, and safe in a reply's hidden marker), so moving it to another
+ * line does not make it another command.
  */
 export function commandKeys(commands: readonly SlashCommand[]): string[] {
   const seen = new Map<string, number>();
@@ -92,7 +94,7 @@ export function commandKeys(commands: readonly SlashCommand[]): string[] {
     const text = commandText(command);
     const occurrence = seen.get(text) ?? 0;
     seen.set(text, occurrence + 1);
-    return `${text}#${occurrence}`;
+    return createHash("sha256").update(`${text}#${occurrence}`).digest("hex").slice(0, 16);
   });
 }
 

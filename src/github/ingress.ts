@@ -5,7 +5,6 @@
  * and our own check runs re-requested or gone stale. Reading the event is all it does: no API calls.
  */
 import type { Context } from "probot";
-import { createHash } from "node:crypto";
 import { addedCommands, parseCommands } from "../core/commands.js";
 import { REQUEST_VERSION, type Intent, type Origin, type Request, type RequestActor } from "../pipeline/request.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
@@ -136,7 +135,7 @@ function fromEditedComment(delivery: Delivery<"issue_comment.edited">): Request 
   if (before === undefined) return undefined;
   const added = addedCommands(before, payload.comment.body ?? "");
   if (added.length === 0) return undefined;
-  const keys = added.map(({ key }) => createHash("sha256").update(key).digest("hex").slice(0, 16));
+  const keys = added.map(({ key }) => key);
   const actor = { login: payload.comment.user.login, id: payload.comment.user.id };
   const origin: Origin = { kind: "comment", commentId: payload.comment.id, edit: { keys } };
   return request(delivery, payload.issue.number, { kind: "commands", commands: added.map(({ command }) => command) }, origin, actor);

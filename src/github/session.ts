@@ -89,7 +89,7 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
-/** Marks which commands of an edited comment this reply ran (the pipeline's `reply.ran`), for later edits. */
+/** Marks which commands of a comment this reply ran (the pipeline's `reply.ran`), for its later edits. */
 function ranOfEdit(request: Request, reply: Reply): string {
   const origin = request.origin;
   if (origin.kind !== "comment" || reply.ran === undefined || reply.ran.length === 0) return "";

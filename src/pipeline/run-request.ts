@@ -11,6 +11,7 @@
  * never carries the internal message.
  */
 import { once } from "../core/context.js";
+import { commandKeys } from "../core/commands.js";
 import { steeringLine } from "../core/messages.js";
 import type { CommandOutcome } from "../core/runtime.js";
 import type { PendingRecord } from "../core/store.js";
@@ -105,9 +106,16 @@ async function editedCommands(request: Request, ports: AnyPorts): Promise<Reques
   };
 }
 
-/** Which lines of an edited comment this answers, and the keys of those that ran (had an outcome). */
-function editPreface(request: Request, outcomes: number): Pick<Reply, "preface" | "ran"> {
-  if (request.origin.kind !== "comment" || request.origin.edit === undefined || request.intent.kind !== "commands") return {};
+/**
+ * Which lines of an edited comment this answers, and the keys of the commands that ran (had an
+ * outcome): the ledger later edits read. Where edits run, a comment's first answer records its
+ * commands too, so an edit that takes one out and puts it back never runs it again.
+ */
+function editLedger(request: Request, outcomes: number, config?: RequestConfig): Pick<Reply, "preface" | "ran"> {
+  if (request.origin.kind !== "comment" || request.intent.kind !== "commands") return {};
+  if (request.origin.edit === undefined) {
+    return config?.runOnEdit === true && outcomes > 0 ? { ran: commandKeys(request.intent.commands).slice(0, outcomes) } : {};
+  }
   const lines = request.intent.commands.map((command) => `line ${command.line} (\`/${command.typed}\`)`);
   return { preface: `This answers what your edit added: ${lines.join(", ")}.`, ran: request.origin.edit.keys.slice(0, outcomes) };
 }
@@ -124,7 +132,11 @@ function withStack(stack: PendingRecord[], ports: AnyPorts): Pick<Reply, "stack"
 }
 
 /** Configuration, permission, closed pull request: a session, or the refusal to reply. */
-async function prepare(request: Request, commands: string[], ports: AnyPorts): Promise<{ session: Session } | { refused: Reply }> {
+async function prepare(
+  request: Request,
+  commands: string[],
+  ports: AnyPorts,
+): Promise<{ session: Session; config: RequestConfig } | { refused: Reply }> {
   const loaded = await ports.config.load();
   if (!loaded.ok) return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback) };
   const config = loaded.config;
@@ -144,7 +156,7 @@ async function prepare(request: Request, commands: string[], ports: AnyPorts): P
     ...(journal ? { journal } : {}),
     ...(anchor ? { anchor } : {}),
   });
-  return { session };
+  return { session, config };
 }
 
 /**
@@ -165,7 +177,7 @@ async function onCommands(request: Request, intent: IntentOf<"commands">, ports:
     intent.commands.map((command) => command.name),
     ports,
   );
-  if ("refused" in prepared) return { ...prepared.refused, ...editPreface(request, 0) };
+  if ("refused" in prepared) return { ...prepared.refused, ...editLedger(request, 0) };
   const { session } = prepared;
   const result = await ports.runtime.handleCommands(intent.commands, session.context);
   // Only a changed stack touches the gate: a refused or failed command writes nothing.
@@ -173,7 +185,7 @@ async function onCommands(request: Request, intent: IntentOf<"commands">, ports:
   return {
     status: result.outcomes.every((outcome) => outcome.ok) ? "ok" : "user-error",
     ...result,
-    ...editPreface(request, result.outcomes.length),
+    ...editLedger(request, result.outcomes.length, prepared.config),
   };
 }
 

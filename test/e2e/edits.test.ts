@@ -65,6 +65,11 @@ test(
       const count = botReplies(pr.number).length;
       await edit(pr.number, first.commentId, "Again:\n/ast-edit --pat 'console.log($$$A)' --out 'console.info($$$A)'\n/pending");
       expect(botReplies(pr.number)).toHaveLength(count + 1); // only the barrier's /help
+      // The comment's own first command, taken out and put back: it ran when the comment was posted.
+      await edit(pr.number, first.commentId, "/ast-edit --pat 'console.log($$$A)' --out 'console.info($$$A)'");
+      await edit(pr.number, first.commentId, "/pending\n/ast-edit --pat 'console.log($$$A)' --out 'console.info($$$A)'");
+      expect(botReplies(pr.number)).toHaveLength(count + 3); // only the barriers' /help
+      expect(bot.gh.reactions(first.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
       const pending = await comment(bot, REPO, pr.number, "alice", "/pending");
       expect(pending.reply).toContain("1 pending, newest first (the first is resolved next):\n1. AST Edit: 1 replacement in 1 file");
     } finally {

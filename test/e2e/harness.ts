@@ -250,9 +250,9 @@ export function latestReply(bot: Bot, repo: string, number: number, afterCount =
   return withoutMarker(replies.at(-1)?.body ?? "");
 }
 
-/** A reply as people read it: without the hidden marker that names its request (github/replies.ts). */
+/** A reply as people read it: without the hidden markers that name its request and the commands it ran (github/replies.ts). */
 export function withoutMarker(body: string): string {
-  return body.replace(/\n\n<!-- resolve-bot:request:\S+ -->$/, "");
+  return body.replace(/\n\n<!-- resolve-bot:request:\S+ -->(\n<!-- resolve-bot:ran:\S+ -->)?$/, "");
 }
 
 function expectStatus(status: number): void {
