@@ -32,6 +32,13 @@ export interface LineAnchor {
   endLine: number;
 }
 
+/** A commit resolve-bot applied (its message carries the `Resolve-Action:` trailer: commit-message.ts). */
+export interface AppliedCommit {
+  sha: string;
+  /** The first line of its message. */
+  subject: string;
+}
+
 export interface CommandContext {
   store: PendingActionStore;
   /** Who typed the command (a login, or a local user name). */
@@ -53,6 +60,11 @@ export interface CommandContext {
    * (`--as-suggestion`); says where, as a sentence. Absent where there is nothing to suggest on.
    */
   suggest?(label: string, diff: string): Promise<string>;
+  /**
+   * The commits resolve-bot applied on this pull request (or checkout), newest first: what
+   * `/resolve undo` reverts. Absent where the front end cannot read its history.
+   */
+  appliedCommits?(): Promise<AppliedCommit[]>;
   /** Where the commands were written, when on lines of a file: a tool that knows how scopes itself to them. */
   anchor?: LineAnchor;
   /** Per-repository tool switch; all tools are enabled when absent. */

@@ -63,6 +63,16 @@ function currentFrame(): Frame | undefined {
   return frames.getStore();
 }
 
+/**
+ * The whole workspace of the running call, for the runtime's own tools (undo reads its `revert`);
+ * tools written against the tool API see it through `pi.workspace` only.
+ */
+export function frameWorkspace(): Workspace {
+  const frame = currentFrame();
+  if (!frame) throw new Error(NO_WORKSPACE);
+  return frame.workspace;
+}
+
 function stagingWriter(): StagedWriter {
   const staging = (): ChangeSet => {
     const frame = currentFrame();

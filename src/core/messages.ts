@@ -3,7 +3,7 @@ import type { PendingRecord } from "./store.js";
 import { shortSha } from "./revision.js";
 
 export const NOTHING_PENDING = "No pending action to resolve. Nothing to apply or discard.";
-export const RESOLVE_USAGE = "/resolve apply <reason> | /resolve discard <reason>";
+export const RESOLVE_USAGE = "/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>";
 
 export const applied = (label: string): string => `Applied: ${label}.`;
 export const discarded = (label: string, reason: string): string => `Discarded: ${label}. Reason: ${reason}`;
@@ -25,6 +25,9 @@ export function renderResolution(action: "apply" | "discard", label: string, rea
 export const RESOLVE_COMMANDS = "`/resolve apply <reason>` or `/resolve discard <reason>`";
 /** The same commands on the local command line. */
 export const LOCAL_RESOLVE_COMMANDS = '`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`';
+/** The undo command, in a pull request comment and on the local command line. */
+export const UNDO_COMMAND = "`/resolve undo <reason>`";
+export const LOCAL_UNDO_COMMAND = '`resolve-bot resolve undo "<reason>"`';
 
 /**
  * The line every reply ends with while something is pending (spec §7); undefined when empty.
@@ -56,4 +59,31 @@ export function stackWouldOverflow(proposed: number, room: number): string {
 /** After a commit landed but the store could not record it (e.g. the forge kept failing). */
 export function recordingFailed(commit: string): string {
   return `The edit is committed (${shortSha(commit)}), but marking it applied on the pull request failed; the next command finishes that from the commit itself, so it is never applied twice.`;
+}
+
+/** `/resolve undo` where resolve-bot has committed nothing. */
+export const NOTHING_TO_UNDO = "Nothing to undo: resolve-bot has applied no commit on this pull request.";
+
+/** `/resolve undo` where the front end cannot read or revert commits. */
+export const UNDO_UNAVAILABLE = "Undo is not available here: this front end cannot read or revert commits.";
+
+/** The label of an undo's pending action: `Undo: <the commit's subject> (<short sha>)`. */
+export function undoLabel(subject: string, commit: string): string {
+  return `Undo: ${subject} (${shortSha(commit)})`;
+}
+
+/** How an undo names the commit it reverts: `1a2b3c4 (AST Edit: 2 replacements in 1 file)`. */
+export function undoneCommit(subject: string, commit: string): string {
+  return `${shortSha(commit)} (${subject})`;
+}
+
+/** The revert conflicts with later commits: nothing is pushed, and the files are named. */
+export function undoConflicts(named: string, commit: string, files: string[]): string {
+  const shown = files.length > 10 ? `${files.slice(0, 10).join(", ")} and ${files.length - 10} more` : files.join(", ");
+  return `Undo of ${named} does not apply cleanly: later commits changed the same lines in ${shown}. Nothing was pushed; to undo it anyway, revert it by hand (\`git revert ${shortSha(commit)}\`) and resolve the conflicts.`;
+}
+
+/** The head already has none of the commit's changes (someone reverted it). */
+export function nothingLeftToUndo(named: string, head: string): string {
+  return `Nothing to undo: ${shortSha(head)} already has none of the changes of ${named}.`;
 }

@@ -2,6 +2,7 @@
 import { normaliseCommandName } from "./commands.js";
 import { createToolAPI } from "./execution.js";
 import type { AnyToolDefinition, CustomToolFactory, ToolAPI } from "./tool.js";
+import { undoTool, UNDO_TOOL } from "./undo.js";
 
 /** Commands the runtime answers itself; no tool may take these names. */
 export const RESERVED_COMMANDS = ["resolve", "help", "pending"] as const;
@@ -9,6 +10,11 @@ export const RESERVED_COMMANDS = ["resolve", "help", "pending"] as const;
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyToolDefinition>();
   readonly api: ToolAPI = createToolAPI();
+  /**
+   * The runtime's own tools, behind a command of its own (undo: `/resolve undo`): replayed like
+   * any tool, never listed or called by name.
+   */
+  private readonly hidden = new Map<string, AnyToolDefinition>([[UNDO_TOOL, undoTool(this.api)]]);
 
   register(tool: AnyToolDefinition): void {
     if (!tool || typeof tool.name !== "string" || !/^[a-z][a-z0-9_-]*$/i.test(tool.name)) {
@@ -19,7 +25,8 @@ export class ToolRegistry {
       throw new Error(`Tool ${tool.name} needs an object schema as parameters (pi.typebox.Type.Object).`);
     }
     const key = normaliseCommandName(tool.name);
-    if ((RESERVED_COMMANDS as readonly string[]).includes(key)) throw new Error(`Tool name ${tool.name} is reserved.`);
+    if ((RESERVED_COMMANDS as readonly string[]).includes(key) || this.hidden.has(key))
+      throw new Error(`Tool name ${tool.name} is reserved.`);
     if (this.tools.has(key)) throw new Error(`Two tools are named ${tool.name}.`);
     this.tools.set(key, tool);
   }
@@ -30,7 +37,14 @@ export class ToolRegistry {
     return tool;
   }
 
+  /** Any tool a record may name, the runtime's own included (replay). */
   get(name: string): AnyToolDefinition | undefined {
+    const key = normaliseCommandName(name);
+    return this.tools.get(key) ?? this.hidden.get(key);
+  }
+
+  /** The tool a command calls by name (`/ast-edit`); never one of the runtime's own. */
+  command(name: string): AnyToolDefinition | undefined {
     return this.tools.get(normaliseCommandName(name));
   }
 

@@ -25,12 +25,15 @@ export interface ResolveOutcome {
   };
 }
 
+/** What `/resolve` may be asked: resolve the newest action, or preview undoing resolve-bot's newest commit (core/undo.ts). */
+export type ResolveVerb = ResolveAction | "undo";
+
 /** Reads `/resolve apply <reason…>`: the rest of the line is the reason. */
-export function parseResolveArgs(args: string): { action: ResolveAction; reason: string } | { error: string } {
+export function parseResolveArgs(args: string): { action: ResolveVerb; reason: string } | { error: string } {
   const match = /^(\S+)\s*([\s\S]*)$/.exec(args.trim());
   const action = match?.[1]?.toLowerCase();
-  if (action !== "apply" && action !== "discard") {
-    return { error: `\`/resolve\` needs an action, \`apply\` or \`discard\`, and a reason. Usage: \`${RESOLVE_USAGE}\`` };
+  if (action !== "apply" && action !== "discard" && action !== "undo") {
+    return { error: `\`/resolve\` needs an action, \`apply\`, \`discard\` or \`undo\`, and a reason. Usage: \`${RESOLVE_USAGE}\`` };
   }
   const reason = match![2]!.trim();
   if (reason === "") return { error: `\`/resolve ${action}\` needs a reason. Usage: \`${RESOLVE_USAGE}\`` };

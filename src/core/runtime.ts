@@ -5,7 +5,16 @@
 import { bindArguments } from "./arguments.js";
 import { parseCommands, type SlashCommand } from "./commands.js";
 import { DEFAULT_COMMAND_LIMITS, type CommandContext } from "./context.js";
-import { RESOLVE_COMMANDS, stackFull, steeringLine, strictRefusal, tooManyCommands } from "./messages.js";
+import {
+  LOCAL_RESOLVE_COMMANDS,
+  LOCAL_UNDO_COMMAND,
+  RESOLVE_COMMANDS,
+  stackFull,
+  steeringLine,
+  strictRefusal,
+  tooManyCommands,
+  UNDO_COMMAND,
+} from "./messages.js";
 import { preview, type PushedAction } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
@@ -13,6 +22,7 @@ import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
 import { suggestOnly } from "./suggest.js";
 import { commandName, usageBlock } from "./usage.js";
+import { previewUndo, UNDO_TOOL } from "./undo.js";
 
 export interface CommandOutcome {
   /** The command as typed, e.g. `/ast-edit`. */
@@ -102,6 +112,7 @@ export class Runtime {
   private async resolveCommand(typed: string, args: string, ctx: CommandContext): Promise<CommandOutcome> {
     const parsed = parseResolveArgs(args);
     if ("error" in parsed) return { command: typed, kind: "error", ok: false, message: parsed.error };
+    if (parsed.action === "undo") return this.undoCommand(typed, parsed.reason, ctx);
     const outcome = await this.resolve(parsed.action, parsed.reason, ctx);
     return { command: typed, kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved };
   }
@@ -112,7 +123,7 @@ export class Runtime {
 
   private async toolCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {
     const typed = `/${command.typed}`;
-    const tool = this.registry.get(command.name);
+    const tool = this.registry.command(command.name);
     if (!tool || !(ctx.isToolEnabled?.(tool.name) ?? true)) {
       const known = [
         ...this.enabledTools(ctx).map((candidate) => commandName(candidate.name)),
@@ -134,16 +145,30 @@ export class Runtime {
       const offered = await suggestOnly(tool, binding.params, ctx);
       return { command: typed, kind: offered.ok ? "preview" : "error", ok: offered.ok, message: offered.message };
     }
+    const room = await this.stackRoom(ctx);
+    if (typeof room === "string") return { command: typed, kind: "error", ok: false, message: room };
+    const outcome = await preview(tool, binding.params, ctx, room);
+    return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
+  }
+
+  /** `/resolve undo <reason>`: a preview like any other (the stack's rules apply), of reverting resolve-bot's newest commit. */
+  private async undoCommand(typed: string, reason: string, ctx: CommandContext): Promise<CommandOutcome> {
+    const room = await this.stackRoom(ctx);
+    if (typeof room === "string") return { command: typed, kind: "error", ok: false, message: room };
+    const outcome = await previewUndo(this.registry.get(UNDO_TOOL)!, reason, ctx, room);
+    return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
+  }
+
+  /** How many more actions a preview may push, or why it may push none (`steering: strict`, a full stack). */
+  private async stackRoom(ctx: CommandContext): Promise<number | string> {
     if (ctx.steering === "strict") {
       const top = await ctx.store.peek();
-      if (top) return { command: typed, kind: "error", ok: false, message: strictRefusal(top, ctx.resolveCommands) };
+      if (top) return strictRefusal(top, ctx.resolveCommands);
     }
     const { maxPending } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
     const stack = await ctx.store.list();
-    if (stack.length >= maxPending)
-      return { command: typed, kind: "error", ok: false, message: stackFull(stack.length, maxPending, ctx.resolveCommands) };
-    const outcome = await preview(tool, binding.params, ctx, maxPending - stack.length);
-    return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
+    if (stack.length >= maxPending) return stackFull(stack.length, maxPending, ctx.resolveCommands);
+    return maxPending - stack.length;
   }
 
   /**
@@ -164,6 +189,7 @@ export class Runtime {
       "Preview tools compute a change without writing anything and push it onto the pending stack:",
       ...sections,
       `Resolving: ${commands} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
+      `Undoing: ${commands === LOCAL_RESOLVE_COMMANDS ? LOCAL_UNDO_COMMAND : UNDO_COMMAND} previews reverting the newest commit resolve-bot applied (as \`git revert\` would) as a new pending action; applying it commits the revert. If later commits changed the same lines, it says so and pushes nothing.`,
       "`/pending` lists the stack, newest first. `/help` shows this.",
     ].join("\n\n");
   }
@@ -173,7 +199,8 @@ export class Runtime {
 export function renderStack(stack: PendingRecord[]): string {
   if (stack.length === 0) return "Nothing is pending.";
   const lines = stack.map(
-    (record, position) => `${position + 1}. ${record.label} (#${record.seq}, \`${commandName(record.tool)}\` by ${record.requestedBy})`,
+    (record, position) =>
+      `${position + 1}. ${record.label} (#${record.seq}, \`${record.tool === UNDO_TOOL ? "/resolve undo" : commandName(record.tool)}\` by ${record.requestedBy})`,
   );
   return [`${stack.length} pending, newest first (the first is resolved next):`, ...lines].join("\n");
 }

@@ -93,7 +93,7 @@ async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: Execu
   const octokit = await executor.probot.auth(installationId);
   // A new Octokit per request: its own lines (request logging, rate-limit warnings) name the request too.
   octokit.log = requestLog(octokit.log, request);
-  const timing = new CommandTiming(request, (name) => executor.runtime.registry.get(name) !== undefined, options.progress);
+  const timing = new CommandTiming(request, (name) => executor.runtime.registry.command(name) !== undefined, options.progress);
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
     log: requestLog(options.log ?? executor.probot.log, request),

@@ -12,10 +12,15 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { toolTimeLimitMs } from "../core/execution.js";
 import type { PipelineLog } from "../pipeline/ports.js";
-import { defaultBudgetBytes, GitCache } from "../workspace/git-cache.js";
+import { shortSha } from "../core/revision.js";
+import { UserError } from "../errors.js";
+import { TransientFailure } from "../pipeline/transient.js";
+import { defaultBudgetBytes, GitCache, type GitRemote } from "../workspace/git-cache.js";
+import { onlyParent, readCommitObject, revertOnto } from "../workspace/git-revert.js";
 import { GitWorkspace } from "../workspace/git-workspace.js";
+import { GitFailure } from "../workspace/safe-git.js";
 import { inMemoryLimits, serverLimits, withinServerLimits, type WorkspaceLimits } from "../workspace/limits.js";
-import type { Workspace } from "../workspace/workspace.js";
+import type { Revert, Workspace } from "../workspace/workspace.js";
 import { TarballWorkspace } from "./tarball-workspace.js";
 import type { GitHubClient, RepoRef } from "./types.js";
 
@@ -91,6 +96,32 @@ export interface RepositoryFiles {
   limits(repository: Partial<WorkspaceLimits>): WorkspaceLimits;
   /** The files at `ref` (a SHA, or a branch name for the default branch). */
   at(repo: RepoRef, ref: string, limits: WorkspaceLimits): Promise<Workspace>;
+  /**
+   * `git revert <commit>` onto `onto`'s revision (undo), in the repository cache: the commit and
+   * its parent are fetched by SHA when missing. Refused where there is no cache (tarballs).
+   */
+  revert(repo: RepoRef, onto: Workspace, commit: string): Promise<Revert>;
+}
+
+export const UNDO_NEEDS_GIT =
+  "Undo needs the repository cache (git), and this server reads pull requests from tarballs (`RESOLVE_BOT_WORKSPACE=tarball`, or no `git` program); revert the commit by hand.";
+
+/**
+ * A fetch for a revert that failed: GitHub failing for now (a 5xx, a dropped connection) is tried
+ * again by the job queue; a commit GitHub no longer has is the reviewer's to know; anything else
+ * is a bug.
+ */
+function revertFetchFailure(error: unknown, commit: string): unknown {
+  if (!(error instanceof GitFailure)) return error;
+  if (
+    /returned error: 5\d\d|Failed to connect|Could not resolve host|Connection (?:reset|refused|timed out)|Operation timed out|RPC failed/i.test(
+      error.stderr,
+    )
+  )
+    return new TransientFailure(`fetching ${shortSha(commit)} for undo failed for now`, undefined, { cause: error });
+  if (/not our ref|couldn't find remote ref|upload-pack: not our ref/i.test(error.stderr))
+    return new UserError(`${shortSha(commit)} is no longer on GitHub (the branch was force-pushed?), so it cannot be undone.`);
+  return error;
 }
 
 /**
@@ -111,16 +142,31 @@ export function repositoryFiles(
   };
   const tarball = (repo: RepoRef, ref: string, limits: WorkspaceLimits) =>
     TarballWorkspace.download(octokit, repo, ref, inMemoryLimits(limits));
+  const remote = (repo: RepoRef): GitRemote => ({
+    url: `${webUrl}/${repo.owner}/${repo.repo}.git`,
+    location: [host, repo.owner, repo.repo],
+    authorization,
+  });
   return {
     limits: (repository) => withinServerLimits(setup.limits, repository),
+    async revert(repo, onto, commit) {
+      const cache = setup.cache;
+      if (cache === undefined) throw new UserError(UNDO_NEEDS_GIT);
+      let gitDir: string;
+      try {
+        ({ gitDir } = await cache.commit(remote(repo), onto.revision));
+        await cache.commit(remote(repo), commit);
+        await cache.commit(remote(repo), onlyParent(commit, await readCommitObject(gitDir, commit)));
+      } catch (error) {
+        throw revertFetchFailure(error, commit);
+      }
+      return revertOnto(gitDir, onto, commit);
+    },
     async at(repo, ref, limits) {
       if (setup.cache === undefined) return tarball(repo, ref, limits);
       let commit;
       try {
-        commit = await setup.cache.commit(
-          { url: `${webUrl}/${repo.owner}/${repo.repo}.git`, location: [host, repo.owner, repo.repo], authorization },
-          ref,
-        );
+        commit = await setup.cache.commit(remote(repo), ref);
       } catch (error) {
         log.warn({ err: error }, `resolve-bot could not fetch ${repo.owner}/${repo.repo} at ${ref} with git; reading its tarball instead`);
         return tarball(repo, ref, limits);

@@ -5,8 +5,8 @@
  * API, and the reply with its reactions through the reply channel of the request's origin
  * (reply-channel.ts).
  */
-import { commitMessage, requestTrailer } from "../core/commit-message.js";
-import { once, type Progress } from "../core/context.js";
+import { appliedAction, commitMessage, requestTrailer } from "../core/commit-message.js";
+import { once, type AppliedCommit, type Progress } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../pipeline/ports.js";
 import type { Reply } from "../pipeline/reply.js";
@@ -89,6 +89,23 @@ export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, numb
   };
 }
 
+/**
+ * The pull request's commits whose message carries resolve-bot's `Resolve-Action:` trailer, newest
+ * first (GitHub lists a pull request's first 250 commits).
+ */
+async function appliedCommits(octokit: GitHubClient, pr: PullRequestInfo): Promise<AppliedCommit[]> {
+  const commits = await octokit.paginate(octokit.rest.pulls.listCommits, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    per_page: 100,
+  });
+  return commits
+    .filter((commit) => appliedAction(commit.commit.message) !== undefined)
+    .map((commit) => ({ sha: commit.sha, subject: commit.commit.message.split("\n")[0]!.trim() }))
+    .reverse();
+}
+
 /** Marks which commands of a comment this reply ran (the pipeline's `reply.ran`), for its later edits. */
 function ranOfEdit(request: Request, reply: Reply): string {
   const origin = request.origin;
@@ -132,6 +149,17 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   const channel = replyChannel(octokit, request);
   const edited = request.origin.kind === "comment" && request.origin.edit ? request.origin : undefined;
   const files = repositoryFiles(octokit, options.webUrl, options.log);
+  // The head's files as every tool run sees them (a command, an apply's replay, a re-preview after
+  // a push or on recovery): the default branch's fetched only when a tool asks (/ast-fix's rules),
+  // and git's revert onto them for undo.
+  const workspaceAt = async (pr: PullRequestInfo, sha: string, config: RepoConfig) => {
+    const limits = files.limits(config.limits);
+    const head = await files.at(pr, sha, limits);
+    const defaultBranch = pr.defaultBranch;
+    if (defaultBranch !== undefined) head.defaultBranch = once(() => files.at(pr, defaultBranch, limits));
+    head.revert = (commit) => files.revert(pr, head, commit);
+    return head;
+  };
   // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
   const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
     new CheckRunStore(
@@ -141,7 +169,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
         appId: options.appId,
         gateCheck: config.gateCheck,
         commitUrl,
-        repreview: repreviewerFor(options.runtime.registry, (sha) => files.at(pr, sha, files.limits(config.limits))),
+        repreview: repreviewerFor(options.runtime.registry, (sha) => workspaceAt(pr, sha, config)),
       },
     );
   return {
@@ -171,16 +199,8 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
         await new CheckRunStore(octokit, pr, { appId: options.appId, gateCheck: true, commitUrl }).reportBrokenConfig(file, errors);
       },
     },
-    workspace: {
-      async at(pr, sha, config) {
-        const limits = files.limits(config.limits);
-        const head = await files.at(pr, sha, limits);
-        const defaultBranch = pr.defaultBranch;
-        // The default branch's files are fetched only when a tool asks for them (/ast-fix's rules).
-        if (defaultBranch !== undefined) head.defaultBranch = once(() => files.at(pr, defaultBranch, limits));
-        return head;
-      },
-    },
+    workspace: { at: workspaceAt },
+    history: { applied: (pr) => appliedCommits(octokit, pr) },
     suggest: {
       offer: (pr, label, diff) =>
         offerSuggestions(octokit, pr, diff, `resolve-bot suggests ${text(label)} (\`--as-suggestion\`: nothing is pending).`),

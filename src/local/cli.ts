@@ -19,7 +19,7 @@ export type { Output } from "./terminal.js";
 
 export const USAGE = `Usage:
   resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"
-  resolve-bot resolve apply|discard "<reason>" [--cwd DIR] [--no-commit]
+  resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]
   resolve-bot pending [--cwd DIR]
   resolve-bot tools
   resolve-bot config validate [FILE]   check a .github/resolve-bot.yml as the gate does (default: that file)
@@ -124,10 +124,10 @@ function previewCommands(words: string[]): SlashCommand[] {
   return commands;
 }
 
-/** `resolve apply "<reason>"` is the comment `/resolve apply <reason>`. */
+/** `resolve apply "<reason>"` is the comment `/resolve apply <reason>` (and so for discard and undo). */
 function resolveCommands(words: string[]): SlashCommand[] {
   const [action, ...reasonWords] = words;
-  if (action !== "apply" && action !== "discard") throw new UsageError('resolve needs "apply" or "discard".');
+  if (action !== "apply" && action !== "discard" && action !== "undo") throw new UsageError('resolve needs "apply", "discard" or "undo".');
   const reason = reasonWords.join(" ").trim();
   if (reason === "") throw new UsageError(`resolve ${action} needs a reason: resolve-bot resolve ${action} "<reason>"`);
   return [{ name: "resolve", typed: "resolve", args: `${action} ${reason}`, line: 1 }];

@@ -21,6 +21,7 @@ import { runRequest } from "../pipeline/run-request.js";
 import { DirectoryWorkspace } from "./directory-workspace.js";
 import { FileStore } from "./file-store.js";
 import { findCheckout, git, headSha } from "./git.js";
+import { appliedCommits, revertInCheckout } from "./history.js";
 import { plain, writeReply, type Output } from "./terminal.js";
 import { commitPaths, writeChangeSet } from "./working-tree.js";
 
@@ -67,9 +68,11 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
         const files = new DirectoryWorkspace(root, sha);
         // Locally the checkout is the user's own: its configuration (/ast-fix's rules) is trusted as it is.
         files.defaultBranch = async () => files;
+        files.revert = (commit) => revertInCheckout(root, gitDir, files, commit);
         return files;
       },
     },
+    history: { applied: () => appliedCommits(root) },
     commit: {
       async commit(_pr, _parent, changes, request) {
         const written = await writeChangeSet(root, changes);

@@ -31,7 +31,9 @@ export const ALREADY_PREVIEWED = `This was already carried out: the preview was 
 export function carriedOut(journal: RequestJournal, step: string, command: SlashCommand): CommandOutcome | undefined {
   const typed = `/${command.typed}`;
   if (command.name === "help" || command.name === "pending") return undefined; // they write nothing
-  if (command.name !== "resolve") {
+  const parsed = command.name === "resolve" ? parseResolveArgs(command.args) : undefined;
+  // A preview, `/resolve undo` included: what it wrote is the actions it pushed.
+  if (parsed === undefined || ("action" in parsed && parsed.action === "undo")) {
     const pushed = journal.pushed.get(step);
     if (!pushed || pushed.length === 0) return undefined;
     return {
@@ -43,7 +45,6 @@ export function carriedOut(journal: RequestJournal, step: string, command: Slash
     };
   }
   const done = journal.resolved.get(step);
-  const parsed = parseResolveArgs(command.args);
   if (!done || "error" in parsed) return undefined;
   const { commit, record } = done;
   const message =

@@ -3,7 +3,7 @@
  * Octokit (github/session.ts), the local CLI with a checkout (local/session.ts). `C` is the forge's
  * configuration and `P` what it knows of a pull request: the pipeline only passes them back.
  */
-import type { CommitRequest, CommandLimits, Progress, Steering } from "../core/context.js";
+import type { AppliedCommit, CommitRequest, CommandLimits, Progress, Steering } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
 import type { ChangeSet } from "../workspace/changeset.js";
@@ -98,8 +98,13 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
    */
   journal?: { read(pr: P): Promise<RequestJournal> };
   stack: { open(pr: P, headSha: string, config: C): StackStore };
-  /** The files at a commit (with the default branch's, for trusted configuration). */
+  /**
+   * The files at a commit (with the default branch's, for trusted configuration, and `revert`,
+   * git's revert of a commit onto them, for undo).
+   */
   workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };
+  /** The commits resolve-bot applied on the pull request, newest first (`/resolve undo`); a forge without them leaves it out. */
+  history?: { applied(pr: P): Promise<AppliedCommit[]> };
   /** Offers a change as suggested changes (`--as-suggestion`); says where. A forge without suggestions leaves it out. */
   suggest?: { offer(pr: P, label: string, diff: string): Promise<string> };
   /** Makes one commit of `changes` on top of `parent`; returns the new head, or undefined when nothing was committed. */

@@ -60,6 +60,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
       return commit;
     },
     report: (error, what) => ports.log.warn({ err: error, ...(requestId !== undefined ? { requestId } : {}) }, what),
+    ...(ports.history ? { appliedCommits: () => ports.history!.applied(pr) } : {}),
     ...(ports.suggest ? { suggest: (label: string, diff: string) => ports.suggest!.offer(pr, label, diff) } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(anchor ? { anchor } : {}),

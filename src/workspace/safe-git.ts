@@ -29,7 +29,9 @@ export class GitFailure extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,
-    code: number | string | null | undefined,
+    readonly code: number | string | null | undefined,
+    /** What git wrote before it failed (`merge-tree` lists the conflicts there and exits with 1). */
+    readonly stdout: Buffer = Buffer.alloc(0),
   ) {
     super(`git ${args[0] ?? ""} failed (${code ?? "signal"}): ${stderr.trim().split("\n").slice(-3).join(" ")}`);
   }
@@ -67,7 +69,7 @@ export function runGit(gitDir: string, args: readonly string[], options: SafeGit
       [...CONFIG_ARGS, ...args],
       { env: environment(gitDir, options.env), encoding: "buffer", maxBuffer: 1024 * 1024 * 1024, cwd: gitDir },
       (error, stdout, stderr) => {
-        if (error) reject(new GitFailure(args, stderr.toString("utf8"), error.code));
+        if (error) reject(new GitFailure(args, stderr.toString("utf8"), error.code, stdout));
         else resolve(stdout);
       },
     );

@@ -7,6 +7,13 @@ import { isBinaryFileSync } from "isbinaryfile";
 import { UserError } from "../errors.js";
 import { normalizePath, normalizeScope } from "./paths.js";
 import { defaultLimits, formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
+import type { ChangeSet } from "./changeset.js";
+
+/**
+ * What reverting a commit onto a workspace's revision gives (as `git revert` would): the change
+ * to these files, or the files where it conflicts with what came after the commit.
+ */
+export type Revert = { commit: string; subject: string; changes: ChangeSet } | { commit: string; subject: string; conflicts: string[] };
 
 export type TextRead = { path: string; text: string } | { path: string; skipped: string };
 
@@ -36,6 +43,12 @@ export abstract class Workspace {
    * project /ast-fix applies): set by the front end that made this workspace; never the PR's files.
    */
   defaultBranch?: () => Promise<Workspace>;
+
+  /**
+   * `git revert <commit>` onto this revision, for undo (git-revert.ts): set by the front end that
+   * made this workspace when it has the repository's git objects (the repository cache, a checkout).
+   */
+  revert?: (commit: string) => Promise<Revert>;
 
   /** What the files are: a commit SHA, or a description such as "working tree". */
   abstract readonly revision: string;

@@ -159,7 +159,7 @@ describe("resolve (spec §3)", () => {
     const empty = await runtime.handleComment("/resolve apply", h.context);
     expect(empty.outcomes[0]).toMatchObject({
       ok: false,
-      message: "`/resolve apply` needs a reason. Usage: `/resolve apply <reason> | /resolve discard <reason>`",
+      message: "`/resolve apply` needs a reason. Usage: `/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>`",
     });
     const done = await runtime.handleComment("/resolve apply  it's   fine  ", h.context);
     expect(done.outcomes[0]!.message).toBe("Noted a. Reason: it's   fine");
@@ -299,5 +299,15 @@ describe("commands and steering (spec §7)", () => {
     expect(help).toContain("Usage: `/note <name> [--with-reject] [--count <number>] [--plain-source]`");
     expect(help).not.toContain("**`/resolve`**");
     expect(help).toContain("Resolving: `/resolve apply <reason>` or `/resolve discard <reason>` takes the newest pending action");
+    // Undo is explained with resolve, never listed or callable as a tool of its own.
+    expect(help).toContain(
+      "Undoing: `/resolve undo <reason>` previews reverting the newest commit resolve-bot applied (as `git revert` would) as a new pending action",
+    );
+    expect(help).not.toContain("**`/undo`**");
+    expect((await runtime.handleComment("/undo", h.context)).outcomes[0]!.message).toBe(
+      "Unknown command `/undo`. Known commands: `/note`, `/resolve`, `/help`, `/pending`.",
+    );
+    const undoNamed: CustomToolFactory = async (pi) => ({ ...(await noteTool(pi)), name: "undo" });
+    await expect(h.registry.registerFactory(undoNamed)).rejects.toThrow("Tool name undo is reserved.");
   });
 });

@@ -58,6 +58,46 @@ describe("resolve-bot CLI", () => {
     });
   });
 
+  test("resolve undo: previews git's revert of resolve-bot's newest commit; apply commits it; uncommitted edits are not written over", () => {
+    const repo = makeRepo(SOURCES);
+    expect(cli(repo, ["resolve", "undo", "nothing yet"])).toEqual({
+      code: 1,
+      out: "",
+      err: "Nothing to undo: resolve-bot has applied no commit on this pull request.\n",
+    });
+    cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src"]);
+    expect(cli(repo, ["resolve", "apply", "use the logger"]).code).toBe(0);
+    const applied = git(repo, "rev-parse", "HEAD").trim();
+    const short = applied.slice(0, 7);
+
+    writeFileSync(path.join(repo, "src/a.ts"), "// not committed yet\n");
+    expect(cli(repo, ["resolve", "undo", "wrong call"])).toEqual({
+      code: 1,
+      out: "",
+      err: "Undo would write over changes that are not committed in src/a.ts: commit or stash them first.\n",
+    });
+    git(repo, "checkout", "--", "src/a.ts");
+
+    const undo = cli(repo, ["resolve", "undo", "wrong call"]);
+    expect(undo.code).toBe(0);
+    expect(undo.out).toContain(
+      `Pending #2: Undo: AST Edit: 2 replacements in 2 files (${short})\nReverts ${short} as git revert would, onto the head (${short}). Reason: wrong call\n`,
+    );
+    expect(undo.out).toContain('-  logger.debug("hi", name);\n+  console.log("hi", name);');
+    expect(cli(repo, ["pending"]).out).toContain(
+      `1. Undo: AST Edit: 2 replacements in 2 files (${short}) (#2, /resolve undo by Test User)`,
+    );
+    expect(cli(repo, ["preview", "--", "/undo"]).err).toMatch(/^Unknown command \/undo\./);
+
+    const reverted = cli(repo, ["resolve", "apply", "back out"]);
+    expect(reverted.out.split("\n")[0]).toBe(`Reverted ${short} (AST Edit: 2 replacements in 2 files).`);
+    expect(git(repo, "rev-parse", "HEAD^{tree}")).toBe(git(repo, "rev-parse", "HEAD~2^{tree}"));
+    expect(git(repo, "log", "-1", "--format=%B")).toMatch(
+      new RegExp(`^Undo: AST Edit: 2 replacements in 2 files \\(${short}\\)\n\nback out\n\nResolve-Action: [0-9a-f-]{36}\n`),
+    );
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  });
+
   test("replay: a preview made in one process is applied by another; an edited file makes it stale", () => {
     const repo = makeRepo(SOURCES);
     expect(cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'"]).code).toBe(0);

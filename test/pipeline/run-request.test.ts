@@ -15,7 +15,10 @@ import { REQUEST_VERSION, type Intent, type Origin, type Request } from "../../s
 import { runRequest } from "../../src/pipeline/run-request.js";
 import { TransientFailure } from "../../src/pipeline/transient.js";
 import { DEFAULT_COMMAND_LIMITS } from "../../src/core/context.js";
-import { MemoryWorkspace } from "../../src/workspace/workspace.js";
+import { MemoryWorkspace, type Revert } from "../../src/workspace/workspace.js";
+import { ChangeSet } from "../../src/workspace/changeset.js";
+import { appliedAction, commitMessage } from "../../src/core/commit-message.js";
+import type { AppliedCommit } from "../../src/core/context.js";
 import { appendTool, faultyTool, harness, noteTool } from "../helpers/fake-tools.js";
 
 const CONFIG: RequestConfig = { steering: "stack", commandLimits: DEFAULT_COMMAND_LIMITS };
@@ -74,11 +77,48 @@ class FakeForge {
   readonly logged: Array<Record<string, unknown>> = [];
   touched = 0;
 
-  push(files: Record<string, string>): string {
+  /** Each commit's parent and message (the bot's carry its trailers: core/commit-message.ts). */
+  readonly parents = new Map<string, string>();
+  readonly messages = new Map<string, string>();
+  /** Whether workspaces can revert commits (a forge without git objects cannot). */
+  canRevert = true;
+
+  push(files: Record<string, string>, message = "A reviewer's commit"): string {
     const sha = `h${this.files.size}`;
     this.files.set(sha, files);
+    this.parents.set(sha, this.head);
+    this.messages.set(sha, message);
     this.head = sha;
     return sha;
+  }
+
+  /** The bot's commits reachable from the head, newest first. */
+  applied(): AppliedCommit[] {
+    const applied: AppliedCommit[] = [];
+    for (let sha: string | undefined = this.head; sha !== undefined; sha = this.parents.get(sha)) {
+      const message = this.messages.get(sha) ?? "";
+      if (appliedAction(message) !== undefined) applied.push({ sha, subject: message.split("\n")[0]! });
+    }
+    return applied;
+  }
+
+  /**
+   * This forge's stand-in for `git revert` (git's own is tested against git: test/workspace and
+   * e2e): whole files, a file the head changed since the commit conflicts.
+   */
+  async revert(onto: MemoryWorkspace, commit: string): Promise<Revert> {
+    const [after, before, head] = [this.files.get(commit)!, this.files.get(this.parents.get(commit)!)!, this.files.get(onto.revision)!];
+    const subject = this.messages.get(commit)!.split("\n")[0]!;
+    const touched = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter((path) => after[path] !== before[path]);
+    const conflicts = touched.filter((path) => head[path] !== after[path] && head[path] !== before[path]);
+    if (conflicts.length > 0) return { commit, subject, conflicts };
+    const changes = new ChangeSet(onto);
+    for (const path of touched.filter((candidate) => head[candidate] === after[candidate])) {
+      const old = before[path];
+      if (old === undefined) await changes.delete(path);
+      else await changes.write(path, old);
+    }
+    return { commit, subject, changes };
   }
 
   /** What the forge shows of each request step: pushed records, resolutions (with their commits). */
@@ -120,9 +160,12 @@ class FakeForge {
         at: async (_pr, sha) => {
           this.reads.push(sha);
           if (this.failWorkspace) throw this.failWorkspace;
-          return new MemoryWorkspace(this.files.get(sha)!, sha);
+          const files = new MemoryWorkspace(this.files.get(sha)!, sha);
+          if (this.canRevert) files.revert = (commit) => this.revert(files, commit);
+          return files;
         },
       },
+      history: { applied: async () => this.applied() },
       commit: {
         commit: async (_pr, parent, changes, request) => {
           const failure = this.failCommit;
@@ -131,9 +174,10 @@ class FakeForge {
           if (parent !== this.head) throw new UserError(`the branch moved (${parent} is not ${this.head}); nothing was committed.`);
           const files = { ...this.files.get(parent)! };
           for (const change of await changes.resolveChanges()) {
+            if (change.kind === "rename" || change.kind === "delete") delete files[change.kind === "rename" ? change.from : change.path];
             if (change.kind !== "delete") files[change.path] = Buffer.from(change.content).toString("utf8");
           }
-          const sha = this.push(files);
+          const sha = this.push(files, commitMessage({ record: request.record, reason: request.reason }));
           this.commits.push({ parent, sha, message: request.reason });
           return sha;
         },
@@ -577,5 +621,129 @@ describe("one error model: the reviewer's failures are replies, the forge's are 
     ]);
     expect(forge.finished).toEqual([false]);
     expect(forge.errors).toEqual([]);
+  });
+});
+
+describe("/resolve undo: reverting resolve-bot's newest commit is a preview like any other", () => {
+  test("with no commit of resolve-bot's on the pull request: a clear reply, nothing pushed", async () => {
+    const { forge, comment } = await setup();
+    forge.push({ "a.txt": "one\nmine\n" }); // a reviewer's commit is never undone
+    const result = await comment("/resolve undo wrong call");
+    expect(result.status).toBe("user-error");
+    expect(forge.replies[0]).toMatchObject({
+      status: "user-error",
+      outcomes: [{ command: "/resolve", ok: false, message: "Nothing to undo: resolve-bot has applied no commit on this pull request." }],
+      stack: [],
+    });
+    expect(forge.store.pushed).toEqual([]);
+    expect(forge.finished).toEqual([false]);
+  });
+
+  test("an empty reason is a usage error that names undo, like apply's and discard's", async () => {
+    const { forge, comment } = await setup();
+    await comment("/resolve undo");
+    expect(forge.replies[0]!.outcomes[0]!.message).toBe(
+      "`/resolve undo` needs a reason. Usage: `/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>`",
+    );
+    await comment("/resolve redo it");
+    expect(forge.replies[1]!.outcomes[0]!.message).toBe(
+      "`/resolve` needs an action, `apply`, `discard` or `undo`, and a reason. Usage: `/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>`",
+    );
+    expect(forge.store.pushed).toEqual([]);
+  });
+
+  test("a clean revert is pushed as a pending action; applying it commits the files as they were before the apply", async () => {
+    const { forge, comment } = await setup();
+    await comment("/append a.txt two\n/resolve apply first");
+    expect(forge.files.get("h1")).toEqual({ "a.txt": "one\ntwo\n" });
+    const unrelated = forge.push({ "a.txt": "one\ntwo\n", "b.txt": "later\n" }); // a later commit elsewhere
+
+    const previewed = await comment("/resolve undo it broke the build");
+    expect(previewed.status).toBe("ok");
+    const [record] = await forge.store.list();
+    expect(record).toMatchObject({
+      tool: "undo",
+      params: { commit: "h1", reason: "it broke the build" },
+      label: "Undo: Append: 1 line to a.txt (h1)",
+      sourceToolName: "undo",
+      headSha: unrelated,
+    });
+    expect(forge.replies[1]).toMatchObject({
+      status: "ok",
+      outcomes: [
+        {
+          command: "/resolve",
+          kind: "preview",
+          ok: true,
+          message: `Undo: Append: 1 line to a.txt (h1)\nReverts h1 as \`git revert\` would, onto the head (${unrelated}). Reason: it broke the build`,
+          pushed: [{ record, diff: "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1 @@\n one\n-two\n" }],
+        },
+      ],
+      steering: "Pending: Undo: Append: 1 line to a.txt (h1). Resolve it with `/resolve apply <reason>` or `/resolve discard <reason>`.",
+    });
+    expect(forge.head).toBe(unrelated); // a preview writes nothing
+
+    await comment("/resolve apply back out");
+    expect(forge.replies[2]!.outcomes[0]).toMatchObject({ ok: true, message: "Reverted h1 (Append: 1 line to a.txt)." });
+    expect(forge.parents.get(forge.head)).toBe(unrelated);
+    expect(forge.files.get(forge.head)).toEqual({ "a.txt": "one\n", "b.txt": "later\n" });
+    // The revert is resolve-bot's own commit (its trailers), so undoing it brings the edit back.
+    expect(forge.applied().map((commit) => commit.subject)).toEqual(["Undo: Append: 1 line to a.txt (h1)", "Append: 1 line to a.txt"]);
+    await comment("/resolve undo needed after all\n/resolve apply again");
+    expect(forge.files.get(forge.head)).toEqual({ "a.txt": "one\ntwo\n", "b.txt": "later\n" });
+    expect(await forge.store.list()).toEqual([]);
+  });
+
+  test("a later commit on the same lines: the reply says the revert does not apply cleanly, names the file, pushes nothing", async () => {
+    const { forge, comment } = await setup();
+    await comment("/append a.txt two\n/resolve apply first");
+    forge.push({ "a.txt": "one\ntwo, edited\n" });
+    const result = await comment("/resolve undo not wanted");
+    expect(result.status).toBe("user-error");
+    expect(forge.replies[1]!.outcomes[0]).toMatchObject({
+      ok: false,
+      message:
+        "Undo of h1 (Append: 1 line to a.txt) does not apply cleanly: later commits changed the same lines in a.txt. Nothing was pushed; to undo it anyway, revert it by hand (`git revert h1`) and resolve the conflicts.",
+    });
+    expect(forge.store.pushed.map((record) => record.tool)).toEqual(["append"]);
+    expect(await forge.store.list()).toEqual([]);
+  });
+
+  test("the apply replays the revert on the then-current head: a later change to the same file makes it stale, and it stays pending", async () => {
+    const { forge, comment } = await setup();
+    await comment("/append a.txt two\n/resolve apply first");
+    await comment("/resolve undo not wanted");
+    forge.push({ "a.txt": "one\ntwo\n", "c.txt": "unrelated\n" });
+    await comment("/resolve apply go"); // unrelated files: the same revert, applied on the new head
+    expect(forge.files.get(forge.head)).toEqual({ "a.txt": "one\n", "c.txt": "unrelated\n" });
+
+    await comment("/append a.txt three\n/resolve apply second");
+    await comment("/resolve undo no");
+    forge.push({ "a.txt": "one\nthree\nfour\n", "c.txt": "unrelated\n" });
+    await comment("/resolve apply go");
+    expect(forge.replies.at(-1)!.outcomes[0]!.message).toMatch(
+      /^Apply failed: preview is stale: the tool now reports: Undo of h\d \(Append: 1 line to a\.txt\) does not apply cleanly/,
+    );
+    expect((await forge.store.list()).map((record) => record.label)).toEqual([expect.stringMatching(/^Undo: Append: 1 line to a\.txt/)]);
+  });
+
+  test("a run cut short after its undo was pushed: the re-run reports it and pushes nothing twice", async () => {
+    const { forge, comment, attempt } = await setup();
+    await comment("/append a.txt two\n/resolve apply first");
+    await attempt("d1", "/resolve undo not wanted", false);
+    forge.replies.length = 0; // killed before the reply reached the forge
+    forge.said.clear();
+    await attempt("d1", "/resolve undo not wanted", true);
+    expect(forge.replies[0]!.outcomes.map((outcome) => [outcome.kind, outcome.message])).toEqual([["preview", ALREADY_PREVIEWED]]);
+    expect((await forge.store.list()).map((record) => record.label)).toEqual(["Undo: Append: 1 line to a.txt (h1)"]);
+  });
+
+  test("a front end that cannot revert says so and pushes nothing", async () => {
+    const { forge, comment } = await setup();
+    await comment("/append a.txt two\n/resolve apply first");
+    forge.canRevert = false;
+    await comment("/resolve undo x");
+    expect(forge.replies[1]!.outcomes[0]!.message).toBe("Undo is not available here: this front end cannot read or revert commits.");
+    expect(await forge.store.list()).toEqual([]);
   });
 });
