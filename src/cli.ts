@@ -28,5 +28,6 @@ if (verb === "server" || verb === "worker" || verb === "all") {
     out: lineWriter(process.stdout),
     err: lineWriter(process.stderr),
     style: styleFor(process.stdout, process.env),
+    interactive: process.stderr.isTTY === true,
   });
 }

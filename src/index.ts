@@ -11,6 +11,7 @@ import type { Server as HttpServer } from "node:http";
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
 import { replyChannel } from "./github/reply-channel.js";
+import { workingStatus } from "./github/working-status.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "./jobs/index.js";
 import { RetryableJobError, type Job, type JobQueue } from "./jobs/job-queue.js";
 import { retryPolicy } from "./jobs/outcome.js";
@@ -19,6 +20,7 @@ import { Metrics } from "./ops/metrics.js";
 import { setObservationSink } from "./ops/observations.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/forge.js";
+import { statusAfterMs } from "./pipeline/cost.js";
 import { pooledExecute } from "./pipeline/pooled-execute.js";
 import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "./pipeline/request.js";
 import { requestLog } from "./pipeline/request-log.js";
@@ -69,6 +71,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
   return async function app(app: Probot, appOptions?: ApplicationFunctionOptions): Promise<void> {
     const env = options.env ?? process.env;
     const role = roleOf(env);
+    // A misconfigured status threshold is said at start, not by every request's apology.
+    const afterMs = statusAfterMs(env);
     // Built here too so a broken RESOLVE_BOT_TOOLS stops the server at start, not at the first command.
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
     const queue = (options.createQueue ?? ((log: Log) => openJobQueue(env, (message, error) => log.error({ err: error }, message))))(
@@ -99,6 +103,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       if (request.forge.id !== "github") return;
       const channel = replyChannel(await app.auth(request.forge.installationId), request);
       await channel.post(message);
+      // An early status the stopped run said no longer claims work (looked for: that run's memory is gone).
+      if (afterMs !== undefined) await workingStatus(channel, request.id, afterMs, true).settle();
       await channel.finish(false);
     };
     const acknowledgements = new Acknowledgements();

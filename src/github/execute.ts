@@ -13,6 +13,7 @@ import type { Request } from "../pipeline/request.js";
 import { runRequest } from "../pipeline/run-request.js";
 import { createRegistry } from "../tools/index.js";
 import { CommandTiming } from "../pipeline/command-metrics.js";
+import { statusAfterMs } from "../pipeline/cost.js";
 import { requestLog } from "../pipeline/request-log.js";
 import { transientFailure } from "./http-errors.js";
 import { probotFromEnv, webUrl } from "./octokit.js";
@@ -93,6 +94,7 @@ async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: Execu
   const octokit = await executor.probot.auth(installationId);
   // A new Octokit per request: its own lines (request logging, rate-limit warnings) name the request too.
   octokit.log = requestLog(octokit.log, request);
+  const afterMs = statusAfterMs(env);
   const timing = new CommandTiming(request, (name) => executor.runtime.registry.command(name) !== undefined, options.progress);
   const ports = githubPorts(octokit, request, {
     runtime: executor.runtime,
@@ -103,6 +105,7 @@ async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: Execu
     onReply: (body) => replied.push(body),
     progress: timing.progress,
     ...(options.rerun ? { rerun: true } : {}),
+    ...(afterMs !== undefined ? { statusAfterMs: afterMs } : {}),
   });
   const result = await runRequest(request, ports);
   timing.finish(result);

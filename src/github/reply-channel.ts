@@ -18,11 +18,22 @@ export interface ReplyChannel {
   acknowledge(): Promise<void>;
   /** 🚀 or 😕 on what asked. */
   finish(ok: boolean): Promise<void>;
-  /** Posts a markdown body where the request is answered. */
-  post(body: string): Promise<void>;
+  /** Posts a markdown body where the request is answered; returns the comment's id. */
+  post(body: string): Promise<number>;
+  /** Replaces the body of a comment the app posted here. */
+  edit(id: number, body: string): Promise<void>;
   /** The status recorded by this request's reply when the app already posted it (newest first). */
   sent(requestId: string): Promise<ReplyStatus | undefined>;
+  /** The app's newest comment here whose body `wanted` takes. */
+  findOwn(wanted: (body: string) => boolean): Promise<OwnComment | undefined>;
 }
+
+export interface OwnComment {
+  id: number;
+  body: string;
+}
+
+type Listed = { id: number; user?: { type?: string } | null; body?: string | null };
 
 export function replyChannel(octokit: GitHubClient, request: Pick<Request, "repository" | "pullRequest" | "origin">): ReplyChannel {
   const repo = request.repository;
@@ -36,16 +47,18 @@ function conversation(octokit: GitHubClient, repo: RepoRef, number: number, comm
   const react = async (content: Reaction) => {
     if (commentId !== undefined) await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
   };
+  const list = () => octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
   return {
     acknowledge: () => react("eyes"),
     finish: (ok) => react(ok ? "rocket" : "confused"),
     async post(body) {
-      await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
+      return (await octokit.rest.issues.createComment({ ...repo, issue_number: number, body })).data.id;
     },
-    async sent(requestId) {
-      const comments = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
-      return newestStatus(comments, requestId);
+    async edit(id, body) {
+      await octokit.rest.issues.updateComment({ ...repo, comment_id: id, body });
     },
+    sent: async (requestId) => newestStatus(await list(), requestId),
+    findOwn: async (wanted) => newestOwn(await list(), wanted),
   };
 }
 
@@ -54,29 +67,33 @@ function reviewThread(octokit: GitHubClient, repo: RepoRef, number: number, comm
   const react = async (content: Reaction) => {
     await octokit.rest.reactions.createForPullRequestReviewComment({ ...repo, comment_id: commentId, content });
   };
+  const list = async () =>
+    (await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: number, per_page: 100 })).filter(
+      (comment) => comment.in_reply_to_id === threadId,
+    );
   return {
     acknowledge: () => react("eyes"),
     finish: (ok) => react(ok ? "rocket" : "confused"),
     async post(body) {
-      await octokit.rest.pulls.createReplyForReviewComment({ ...repo, pull_number: number, comment_id: threadId, body });
+      return (await octokit.rest.pulls.createReplyForReviewComment({ ...repo, pull_number: number, comment_id: threadId, body })).data.id;
     },
-    async sent(requestId) {
-      const comments = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: number, per_page: 100 });
-      return newestStatus(
-        comments.filter((comment) => comment.in_reply_to_id === threadId),
-        requestId,
-      );
+    async edit(id, body) {
+      await octokit.rest.pulls.updateReviewComment({ ...repo, comment_id: id, body });
     },
+    sent: async (requestId) => newestStatus(await list(), requestId),
+    findOwn: async (wanted) => newestOwn(await list(), wanted),
   };
 }
 
-function newestStatus(
-  comments: Array<{ user?: { type?: string } | null; body?: string | null }>,
-  requestId: string,
-): ReplyStatus | undefined {
+function newestStatus(comments: Listed[], requestId: string): ReplyStatus | undefined {
   for (const comment of [...comments].reverse()) {
     const status = comment.user?.type === "Bot" ? repliedStatus(comment.body ?? "", requestId) : undefined;
     if (status) return status;
   }
   return undefined;
+}
+
+function newestOwn(comments: Listed[], wanted: (body: string) => boolean): OwnComment | undefined {
+  const found = [...comments].reverse().find((comment) => comment.user?.type === "Bot" && wanted(comment.body ?? ""));
+  return found && { id: found.id, body: found.body ?? "" };
 }

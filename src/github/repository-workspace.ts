@@ -171,7 +171,7 @@ export function repositoryFiles(
         log.warn({ err: error }, `resolve-bot could not fetch ${repo.owner}/${repo.repo} at ${ref} with git; reading its tarball instead`);
         return tarball(repo, ref, limits);
       }
-      return new GitWorkspace(commit.gitDir, commit.sha, limits);
+      return new GitWorkspace(commit.gitDir, commit.sha, limits, setup.cache.checkouts);
     },
   };
 }

@@ -23,6 +23,7 @@ import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, t
 import { text } from "./markdown.js";
 import { repositoryFiles } from "./repository-workspace.js";
 import { offerSuggestions } from "./suggestions.js";
+import { tookLine, workingStatus } from "./working-status.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 import type { ToolRegistry } from "../core/registry.js";
 
@@ -42,6 +43,8 @@ export interface GitHubPortsOptions {
   /** The request runs again (an earlier run was cut short): what that run did is looked up first. */
   rerun?: boolean;
   progress?: Progress;
+  /** After how long a request says early that it is working (pipeline/cost.ts); never when absent. */
+  statusAfterMs?: number;
 }
 
 /**
@@ -223,7 +226,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     reply: {
       async send(reply: Reply) {
-        const body = renderGitHubReply(reply, commitUrl);
+        const body = renderGitHubReply(reply, commitUrl) + tookLine(reply);
         const marked = `${body}\n\n${requestMarker(request.id, reply.status)}${ranOfEdit(request, reply)}`;
         await channel.post(marked);
         options.onReply?.(marked);
@@ -232,6 +235,9 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
       acknowledge: () => channel.acknowledge(),
       ...(edited ? { ran: () => ranBefore(octokit, request, edited.commentId) } : {}),
       ...(options.rerun ? { sent: () => channel.sent(request.id) } : {}),
+      ...(options.statusAfterMs !== undefined
+        ? { working: workingStatus(channel, request.id, options.statusAfterMs, options.rerun === true) }
+        : {}),
     },
   };
 }

@@ -14,6 +14,7 @@ import { runDemo } from "./demo.js";
 import { runLocalCommands, type LocalOptions } from "./session.js";
 import { plain, type Output } from "./terminal.js";
 import { packageVersion } from "./version.js";
+import { statusAfterMs } from "../pipeline/cost.js";
 
 export type { Output } from "./terminal.js";
 
@@ -70,7 +71,13 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
   }
   try {
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
-    const local: LocalOptions = { cwd, runtime: new Runtime(registry), output };
+    const afterMs = statusAfterMs(env);
+    const local: LocalOptions = {
+      cwd,
+      runtime: new Runtime(registry),
+      output,
+      ...(afterMs !== undefined ? { statusAfterMs: afterMs } : {}),
+    };
     switch (verb) {
       case "preview":
         return await run(previewCommands(rest), { ...local, steering: parsed.values.strict ? "strict" : "stack" });

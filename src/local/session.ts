@@ -14,7 +14,7 @@ import { DEFAULT_COMMAND_LIMITS, type Steering } from "../core/context.js";
 import { LOCAL_RESOLVE_COMMANDS } from "../core/messages.js";
 import type { Runtime } from "../core/runtime.js";
 import { UserError } from "../errors.js";
-import type { Ports, PullRequestView, RequestConfig } from "../pipeline/ports.js";
+import type { Ports, PullRequestView, RequestConfig, WorkingStatus } from "../pipeline/ports.js";
 import type { ReplyStatus } from "../pipeline/reply.js";
 import { REQUEST_VERSION, type Request } from "../pipeline/request.js";
 import { runRequest } from "../pipeline/run-request.js";
@@ -32,6 +32,8 @@ export interface LocalOptions {
   /** Write the change into the work tree but make no commit. */
   noCommit?: boolean;
   steering?: Steering;
+  /** After how long a command says on stderr that it is working, when stderr is a terminal (pipeline/cost.ts). */
+  statusAfterMs?: number;
 }
 
 export interface LocalCheckout {
@@ -88,11 +90,28 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
         }
       },
     },
-    reply: { send: async (reply) => writeReply(reply, output) },
+    reply: { send: async (reply) => writeReply(reply, output), ...terminalStatus(options) },
     log: {
       warn: () => undefined,
       // The terminal is the operator's own: the cause is said as it is (there is no other log).
       error: ({ err }) => output.err(plain(err instanceof Error ? err.message : String(err))),
+    },
+  };
+}
+
+/** The early status on a terminal: a line on stderr, which later lines follow (nothing to settle). */
+function terminalStatus({ output, statusAfterMs }: LocalOptions): { working?: WorkingStatus } {
+  if (statusAfterMs === undefined || output.interactive !== true) return {};
+  let said = false;
+  return {
+    working: {
+      afterMs: statusAfterMs,
+      say: async (text) => {
+        said = true;
+        output.err(plain(text));
+      },
+      out: async () => said,
+      settle: async () => undefined,
     },
   };
 }

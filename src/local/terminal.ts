@@ -7,6 +7,7 @@
 import type { CommandOutcome } from "../core/runtime.js";
 import type { Reply } from "../pipeline/reply.js";
 import { shortSha } from "../core/revision.js";
+import { tookText } from "../pipeline/cost.js";
 
 /** Where the command line writes: stdout and stderr, and how stdout shows emphasis. */
 export interface Output {
@@ -14,6 +15,8 @@ export interface Output {
   err(text: string): void;
   /** Colour on a TTY, nothing otherwise. */
   style?: Style;
+  /** stderr is a terminal: a long command says early that it is working (as git shows progress only there). */
+  interactive?: boolean;
 }
 
 /** SGR codes, written out: node's util.styleText decides by itself whether to colour, differently across Node lines. */
@@ -96,4 +99,6 @@ export function writeReply(reply: Reply, output: Output): void {
   if (reply.notice && reply.status === "ok") output.out(plain(reply.notice, style));
   else if (reply.notice) output.err(plain(reply.notice));
   if (reply.status === "ok" && reply.steering) output.out(`\n${plain(reply.steering, style)}`);
+  // Beside the early status on stderr: stdout stays the result.
+  if (reply.took !== undefined) output.err(tookText(reply.took));
 }

@@ -50,6 +50,21 @@ export interface RequestJournal {
   resolved: Map<string, { action: "apply" | "discard"; commit?: string; record?: PendingRecord }>;
 }
 
+/**
+ * The early word of a request that runs long, said where its reply goes (pipeline/cost.ts). Once
+ * per request: a re-run finds the status its interrupted run said, and it stands for this run's.
+ */
+export interface WorkingStatus {
+  /** How long a request runs before it says so (ms). */
+  afterMs: number;
+  /** Says the request is working (GitHub: a comment); nothing when a status of the request is already out. */
+  say(text: string): Promise<void>;
+  /** Whether a status of this request is out (this run's or, on a re-run, its interrupted run's). */
+  out(): Promise<boolean>;
+  /** The request is answered: its status, if any, stops claiming that work goes on. */
+  settle(): Promise<void>;
+}
+
 /** The pending stack at one head commit, plus what a forge keeps beside it. */
 export interface StackStore extends PendingActionStore {
   /** Brings the forge's gate (GitHub: the `resolve-bot` check) in line with the stack. */
@@ -129,6 +144,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
      * before the job was marked done). Given only when the request runs again.
      */
     sent?(): Promise<ReplyStatus | undefined>;
+    /** Says early that a request runs long (pipeline/cost.ts); a forge without it says nothing early. */
+    working?: WorkingStatus;
   };
   log: PipelineLog;
   /**

@@ -29,4 +29,6 @@ export interface Reply {
   stack: PendingRecord[];
   /** The steering line (spec §7) while something is pending. */
   steering?: string;
+  /** How long the request took (ms): given only when it said early that it was working (pipeline/cost.ts). */
+  took?: number;
 }

@@ -16,6 +16,7 @@ import { steeringLine } from "../core/messages.js";
 import type { CommandOutcome } from "../core/runtime.js";
 import type { PendingRecord } from "../core/store.js";
 import type { AnyPorts, PipelineLog, PullRequestView, RequestConfig, StackStore } from "./ports.js";
+import { watchCost } from "./cost.js";
 import { classifyFailure } from "./failure.js";
 import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
@@ -53,14 +54,18 @@ export async function runRequest(asked: Request, ports: AnyPorts): Promise<Reque
   // A re-run whose reply is already out (the run was cut short after saying it): only finish.
   const said = answersFailures ? await ports.reply.sent?.() : undefined;
   if (said !== undefined) {
+    await ports.reply.working?.settle();
     await ports.reply.finish?.(said === "ok");
     return { status: said };
   }
+  // A request that runs long says so early; its reply then says how long it took (cost.ts).
+  const cost = watchCost(request, ports);
   let result: RequestResult;
   try {
-    const reply = await handler(request, request.intent, ports);
-    if (reply) await ports.reply.send(reply);
-    result = { status: reply?.status ?? "ok", ...(reply ? { reply } : {}) };
+    const reply = await handler(request, request.intent, cost?.ports ?? ports);
+    const stamped = reply && cost ? await cost.stamp(reply) : reply;
+    if (stamped) await ports.reply.send(stamped);
+    result = { status: stamped?.status ?? "ok", ...(stamped ? { reply: stamped } : {}) };
   } catch (error) {
     const failure = classifyFailure(error, ports.transient);
     // The forge failing for now (5xx, rate limit, dropped connection): the job queue tries again.
@@ -72,9 +77,13 @@ export async function runRequest(asked: Request, ports: AnyPorts): Promise<Reque
       ports.log.error({ err: failure.error, request: describeRequest(request) }, "resolve-bot failed");
       reply = { status: "bot-error", outcomes: [], skipped: [], stack: [] };
     }
+    if (cost) reply = await cost.stampFailure(reply);
     if (answersFailures) await ports.reply.send(reply);
     result = { status: reply.status, ...(answersFailures ? { reply } : {}) };
+  } finally {
+    await cost?.end();
   }
+  if (result.reply?.took !== undefined) await ports.reply.working?.settle();
   await ports.reply.finish?.(result.status === "ok");
   return result;
 }

@@ -21,6 +21,7 @@ import { existsSync, statfsSync } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import lockfile from "proper-lockfile";
+import type { CheckoutSpace } from "./checkout.js";
 import { authorizationEnv, gitSucceeds, runGit } from "./safe-git.js";
 
 export interface GitRemote {
@@ -57,10 +58,23 @@ export interface CachedCommit {
 
 /** The file whose modification time is the repository's last use. */
 const USED_MARK = "resolve-bot-used";
+/** Below the cache's root: the runs' checkouts. */
+const CHECKOUTS = "checkouts";
 const LOCK_STALE_MS = 60_000;
 
 export class GitCache {
   constructor(readonly options: GitCacheOptions) {}
+
+  /**
+   * Where runs that read a commit's files in place get their checkouts (workspace/checkout.ts):
+   * `<root>/checkouts/<random>`, each removed when its run ends (one a crash left behind, by the
+   * next eviction once it is older than `inUseMs`). A checkout is made only while the
+   * repositories and it fit the disk budget together.
+   */
+  readonly checkouts: CheckoutSpace = {
+    directory: () => path.join(this.options.root, CHECKOUTS, randomBytes(8).toString("hex")),
+    fits: async (bytes) => (await this.usage()).reduce((sum, repo) => sum + repo.bytes, 0) + bytes <= this.options.budgetBytes,
+  };
 
   repositoryDir(remote: GitRemote): string {
     for (const part of remote.location) {
@@ -118,6 +132,7 @@ export class GitCache {
 
   /** Least recently used repositories out until the cache fits its budget (never `keep`, never one in use). */
   async evict(keep: string): Promise<void> {
+    await this.sweepCheckouts();
     const repos = (await this.usage()).sort((a, b) => a.usedAt - b.usedAt);
     let total = repos.reduce((sum, repo) => sum + repo.bytes, 0);
     for (const repo of repos) {
@@ -135,6 +150,18 @@ export class GitCache {
       this.options.log?.warn(
         `repository cache: ${total} bytes, over its budget of ${this.options.budgetBytes} (RESOLVE_BOT_CACHE_DISK_MB): the rest is in use`,
       );
+    }
+  }
+
+  /** Checkouts whose run ended without removing them (a killed process): gone once older than `inUseMs`. */
+  private async sweepCheckouts(): Promise<void> {
+    const dir = path.join(this.options.root, CHECKOUTS);
+    for (const name of await children(dir)) {
+      const made = await stat(path.join(dir, name)).then(
+        (info) => info.mtimeMs,
+        () => Date.now(),
+      );
+      if (Date.now() - made >= this.options.inUseMs) await rm(path.join(dir, name), { recursive: true, force: true });
     }
   }
 

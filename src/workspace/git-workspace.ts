@@ -2,7 +2,8 @@
  * The files of one commit of a repository on disk (a bare repository of the git cache), read
  * lazily: one `git ls-tree -r -z -l` lists every file with its size (limits are checked on sizes,
  * before anything is read), and each read is one blob from `git cat-file --batch`. Nothing is
- * checked out and nothing from the repository is run. Symbolic links and submodules are not
+ * checked out but for a run that reads files in place (onDisk), and nothing from the repository
+ * is run. Symbolic links and submodules are not
  * regular files here (as in the tarball), and paths that would leave the workspace are dropped.
  */
 import { UserError } from "../errors.js";
@@ -10,7 +11,9 @@ import { BlobReader } from "./blob-reader.js";
 import { formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
 import { normalizePath } from "./paths.js";
 import { runGit } from "./safe-git.js";
-import { notRegularFile, Workspace } from "./workspace.js";
+import { notRegularFile, Workspace, type OnDisk } from "./workspace.js";
+import { checkOut, type CheckoutSpace } from "./checkout.js";
+import { rm } from "node:fs/promises";
 
 interface Entry {
   blob: string;
@@ -22,11 +25,15 @@ export class GitWorkspace extends Workspace {
   private entries?: Map<string, Entry>;
   private readonly blobs: BlobReader;
 
-  /** `commit` must be in `gitDir` with its tree and blobs (GitCache.commit saw to it). */
+  /**
+   * `commit` must be in `gitDir` with its tree and blobs (GitCache.commit saw to it). With
+   * `checkouts`, a program that reads files in place gets a checkout of the commit for its run.
+   */
   constructor(
     private readonly gitDir: string,
     readonly revision: string,
     limits: WorkspaceLimits,
+    private readonly checkouts?: CheckoutSpace,
   ) {
     super(limits);
     this.blobs = new BlobReader(gitDir);
@@ -37,6 +44,32 @@ export class GitWorkspace extends Workspace {
 
   override async modeOf(path: string): Promise<"100644" | "100755"> {
     return (await this.entryMap()).get(path)?.executable ? "100755" : "100644";
+  }
+
+  /**
+   * A directory for one run (ast-grep/in-place.ts), checked out when the run opens it, within the
+   * cache's disk budget (else the run reads nothing in place and the files are copied as before),
+   * and removed when the run ends. Nobody writes there, so the files are the blobs read here.
+   */
+  override onDisk(): OnDisk | undefined {
+    const space = this.checkouts;
+    if (space === undefined) return undefined;
+    const root = space.directory();
+    return {
+      root,
+      modifiedAt: () => undefined,
+      fixed: true,
+      open: async () => {
+        const entries = await this.entryMap();
+        if (!(await space.fits(this.totalBytes))) throw new Error("a checkout would not fit within the cache's disk budget");
+        await checkOut(
+          this.gitDir,
+          [...entries].map(([path, entry]) => ({ path, ...entry })),
+          root,
+        );
+        return { release: () => rm(root, { recursive: true, force: true }) };
+      },
+    };
   }
 
   protected async listAll(): Promise<string[]> {

@@ -30,6 +30,13 @@ export interface OnDisk {
    * whether both reads saw the same bytes.
    */
   modifiedAt(path: string): number | undefined;
+  /** The files cannot change while a run reads them (a checkout made for it): no modification times to compare. */
+  fixed?: boolean;
+  /**
+   * Puts the files on disk for one run (a checkout), gone after `release`; absent when they lie
+   * there already. A failure means the run reads nothing in place.
+   */
+  open?(): Promise<{ release(): Promise<void> }>;
 }
 
 export abstract class Workspace {

@@ -4,7 +4,8 @@
  * repository cache; /ast-edit answers with the ast-grep CLI's replacement and file counts;
  * /resolve apply commits exactly the tree `ast-grep -U` makes of a checkout; a second command on
  * the same head fetches nothing. /rename-symbol and /move load a 2,179-file TypeScript project
- * (6 copies, one tsconfig) in a worker with an editor's memory (workers/limits.ts).
+ * (6 copies, one tsconfig) in a worker with an editor's memory (workers/limits.ts). Each command
+ * says early that it is working on so many files, and its reply how long it took (pipeline/cost.ts).
  */
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -12,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { effectCopies, type BigRepo } from "../helpers/big-repos.js";
-import { comment, useBot, type Bot } from "./harness.js";
+import { comment, useBot, withoutMarker, type Bot } from "./harness.js";
 import { patient } from "../helpers/patience.js";
 
 const run = promisify(execFile);
@@ -51,8 +52,17 @@ useBot(
     // The default time limit of a command (120 s) is the server's; this suite checks what the bot
     // answers, so a CPU hog must not turn a slow answer into "was stopped".
   },
-  { RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS: String(patient(120)) },
+  // Every command here runs long: each says so early (at once, so the test does not rest on a clock).
+  { RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS: String(patient(120)), RESOLVE_BOT_STATUS_AFTER_SECONDS: "0" },
 );
+
+/** The bot's comments on the pull request as people read them (no hidden markers). */
+function botComments(): string[] {
+  return bot.gh
+    .comments(REPO, pr.number)
+    .filter((entry) => entry.user === bot.gh.botLogin)
+    .map((entry) => withoutMarker(entry.body).replace(/\n\n<!-- resolve-bot:working:\S+ -->$/, ""));
+}
 
 /** A command as alice, waited for as long as a big repository takes. */
 function command(body: string, repo = REPO, number = pr.number) {
@@ -97,9 +107,18 @@ test(
       expect(cli.files).toBeGreaterThan(500);
 
       bot.gh.clearLog();
+      // What the conversation showed just before the early status was edited: the status, then the reply.
+      const shown = new Promise<string[]>((resolve) =>
+        bot.gh.onceBefore("PATCH /repos/:o/:r/issues/comments/:id", () => resolve(botComments())),
+      );
       const previewed = await command(`/ast-edit --lang ts --pat '${PATTERN}' --out '${REWRITE}'`);
       expect(previewed.done).toBe("rocket");
       expect(previewed.reply).toContain(`**AST Edit: ${cli.replacements} replacements in ${cli.files} files**`);
+      const [status, reply] = await shown;
+      expect(status).toBe("Working on `/ast-edit` (14,522 files)…");
+      expect(reply).toBe(previewed.reply);
+      expect(reply).toMatch(/\n\n<sub>Took (\d+ min )?[\d.]+ s\.<\/sub>$/);
+      expect(botComments()).toEqual(["~~Working on `/ast-edit` (14,522 files)…~~ Finished: the reply is below.", reply]);
       // The first command on the head fetched it over git, and only over git.
       expect(bot.gh.gitRequests().filter((entry) => entry.method === "POST").length).toBeGreaterThan(0);
       expect(bot.gh.log().filter((entry) => entry.path.includes("/tarball/"))).toEqual([]);

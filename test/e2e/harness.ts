@@ -123,6 +123,9 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
     LOG_LEVEL: "warn",
     NODE_ENV: "test",
     RESOLVE_BOT_THROTTLE: "off",
+    // No early "Working on …" status unless a test asks for one: on a loaded machine any command
+    // may pass the default threshold, and replies asserted exactly would gain a duration.
+    RESOLVE_BOT_STATUS_AFTER_SECONDS: "off",
     // Each bot its own job database (a restart() keeps it: that is what makes jobs survive).
     RESOLVE_BOT_DATA_DIR: dataDir,
     ...extraEnv,

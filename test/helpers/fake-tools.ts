@@ -133,3 +133,36 @@ export async function harness(factories: CustomToolFactory[], files: Record<stri
     },
   };
 }
+
+/** A promise the test settles: when a gated tool may finish, when it has started. */
+export interface Gate {
+  promise: Promise<void>;
+  open(): void;
+}
+
+export function gate(): Gate {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/**
+ * `/slow`: lists the files (`started` opens), then runs until the test opens `finish`, for tests
+ * of what a long command says while it runs; `/slow fail`: then refuses with a UserError.
+ */
+export function slowTool(finish: Gate, started: Gate = gate()): CustomToolFactory {
+  return (pi) => ({
+    name: "slow",
+    label: "Slow",
+    description: "Runs until the test lets it finish",
+    parameters: pi.typebox.Type.Object({ how: pi.typebox.Type.Optional(pi.typebox.Type.String()) }),
+    positionals: ["how"],
+    async execute(_id, params: { how?: string }) {
+      const files = await pi.workspace.list();
+      started.open();
+      await finish.promise;
+      if (params.how === "fail") throw new UserError("the slow tool refuses.");
+      return { content: [{ type: "text", text: `Looked at ${files.length} files` }] };
+    },
+  });
+}

@@ -4,9 +4,21 @@
  * it reports a match in. The output must be what the CLI itself writes, and what the usual path
  * (copies of every file) gives, whatever the checkout holds: hidden, ignored-but-tracked,
  * untracked, invalid UTF-8, binary and big files, symbolic links, files that change meanwhile.
+ * The git cache's workspace gets a checkout of the commit for the run, with the same result.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createToolAPI, executeTool } from "../../src/core/execution.js";
@@ -17,6 +29,8 @@ import astEdit, { selectFiles } from "../../src/tools/ast-edit.js";
 import { InPlaceRun, Trace } from "../../src/tools/ast-grep/in-place.js";
 import { clearRewriteCaches, compileOp, opJob, type FileText } from "../../src/tools/ast-grep/rewrite.js";
 import type { AstLang } from "../../src/tools/ast-grep/languages.js";
+import type { CheckoutSpace } from "../../src/workspace/checkout.js";
+import { GitWorkspace } from "../../src/workspace/git-workspace.js";
 import type { Workspace } from "../../src/workspace/workspace.js";
 import { cliRewrite, cliScan, expectSameTrees, filesWithErrors, readTree } from "../helpers/ast-grep-parity.js";
 
@@ -299,5 +313,108 @@ describe("parity with the CLI on real code read in place", () => {
     for (const file of [...expected.keys()]) if (file.startsWith(".git/")) expected.delete(file);
     expect([...expected].filter(([file, bytes]) => !before.get(file)!.equals(bytes)).length).toBeGreaterThan(20);
     expectSameTrees(await afterEdit({ rules: rule }), expected);
+  });
+});
+
+describe("the git cache's workspace: a checkout of the commit for the run", () => {
+  let gitDir: string;
+  let sha: string;
+
+  beforeAll(() => {
+    const repo = checkout("committed", {
+      "src/a.ts": "const x = a && a.b;\n",
+      "src/b.ts": "export const y = 1;\nconst z = y && y.toString;\n",
+      "src/none.ts": "export const n = 1;\n",
+      "lib/c.ts": "const w = v && v.u;\n",
+      "bin/run.ts": "#!/usr/bin/env node\nconst r = s && s.t;\n",
+      // asks git for CRLF in the work tree: the checkout must hold the blobs' bytes all the same
+      ".gitattributes": "*.ts text eol=crlf\n",
+    });
+    symlinkSync("/etc/hostname", path.join(repo, "src/link.ts"));
+    git(repo, "add", "-A");
+    git(repo, "update-index", "--chmod=+x", "bin/run.ts");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "files");
+    gitDir = path.join(repo, ".git");
+    sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
+  });
+
+  /** A GitWorkspace that notes the files it reads. */
+  class CountingGitWorkspace extends GitWorkspace {
+    readonly read = new Set<string>();
+    protected override async readListedFile(file: string): Promise<Uint8Array> {
+      this.read.add(file);
+      return super.readListedFile(file);
+    }
+  }
+
+  /** Checkouts in the scratch directory; `fits`: the budget's answer. */
+  function space(fits = true) {
+    const made: string[] = [];
+    const asked: number[] = [];
+    const checkouts: CheckoutSpace = {
+      directory: () => {
+        const dir = path.join(scratch, `checkout-${made.length}-${Date.now()}`);
+        made.push(dir);
+        return dir;
+      },
+      fits: async (bytes) => (asked.push(bytes), fits),
+    };
+    return { checkouts, made, asked };
+  }
+
+  test("the CLI reads the checkout: the result equals the copies', only the matched files are read, and the checkout is gone", async () => {
+    const { checkouts, made, asked } = space();
+    const inPlaceWorkspace = new CountingGitWorkspace(gitDir, sha, LIMITS, checkouts);
+    const inPlace = await edit(inPlaceWorkspace, OPTIONAL_CHAIN);
+    clearRewriteCaches();
+    const copyingWorkspace = new CountingGitWorkspace(gitDir, sha, LIMITS);
+    const copied = await edit(copyingWorkspace, OPTIONAL_CHAIN);
+    expect(inPlace).toEqual(copied);
+    expect([...copied.after.keys()].sort()).toEqual(["bin/run.ts", "lib/c.ts", "src/a.ts", "src/b.ts"]);
+    expect(asked).toHaveLength(1);
+    // The file without a match was read only to be copied.
+    expect([...inPlaceWorkspace.read].sort()).toEqual(["bin/run.ts", "lib/c.ts", "src/a.ts", "src/b.ts"]);
+    expect([...copyingWorkspace.read].sort()).toEqual(["bin/run.ts", "lib/c.ts", "src/a.ts", "src/b.ts", "src/none.ts"]);
+    expect(made.filter((dir) => existsSync(dir))).toEqual([]);
+  });
+
+  test("the same for a YAML rule", async () => {
+    const { checkouts, asked } = space();
+    const inPlace = await edit(new GitWorkspace(gitDir, sha, LIMITS, checkouts), { rules: RULE });
+    clearRewriteCaches();
+    expect(inPlace).toEqual(await edit(new GitWorkspace(gitDir, sha, LIMITS), { rules: RULE }));
+    expect(inPlace.after.size).toBe(4);
+    expect(asked).toHaveLength(1);
+  });
+
+  test("the checkout holds the blobs' bytes: no end-of-line conversion, no .gitattributes, no link; executables stay executable", async () => {
+    const { checkouts } = space();
+    const disk = new GitWorkspace(gitDir, sha, LIMITS, checkouts).onDisk()!;
+    const lease = await disk.open!();
+    try {
+      expect(Object.fromEntries([...readTree(disk.root)].map(([file, bytes]) => [file, bytes.toString("utf8")]))).toEqual({
+        "bin/run.ts": "#!/usr/bin/env node\nconst r = s && s.t;\n",
+        "lib/c.ts": "const w = v && v.u;\n",
+        "src/a.ts": "const x = a && a.b;\n",
+        "src/b.ts": "export const y = 1;\nconst z = y && y.toString;\n",
+        "src/none.ts": "export const n = 1;\n",
+      });
+      expect(statSync(path.join(disk.root, "bin/run.ts")).mode & 0o111).not.toBe(0);
+      expect(statSync(path.join(disk.root, "src/a.ts")).mode & 0o111).toBe(0);
+    } finally {
+      await lease.release();
+    }
+    expect(existsSync(disk.root)).toBe(false);
+  });
+
+  test("no room within the cache's disk budget: nothing is checked out, and every candidate is copied as before", async () => {
+    const { checkouts, made, asked } = space(false);
+    const workspace = new CountingGitWorkspace(gitDir, sha, LIMITS, checkouts);
+    const inPlace = await edit(workspace, OPTIONAL_CHAIN);
+    clearRewriteCaches();
+    expect(inPlace).toEqual(await edit(new GitWorkspace(gitDir, sha, LIMITS), OPTIONAL_CHAIN));
+    expect(asked).toEqual([expect.any(Number)]);
+    expect(workspace.read.has("src/none.ts")).toBe(true);
+    expect(made.filter((dir) => existsSync(dir))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * installation tokens): what is fetched, when, and what eviction removes.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GitCache, type GitRemote } from "../../src/workspace/git-cache.js";
@@ -116,4 +116,25 @@ test("over its budget, the least recently used repository not in use is evicted"
   const back = await busy.commit(remote(REPO), widgets);
   expect(back.fetched).toBe(true);
   expect(existsSync(back.gitDir) && existsSync(second.gitDir)).toBe(true);
+});
+
+test("checkouts for runs: below the cache, only while they fit the budget beside the repositories; a crash's leftovers swept", async () => {
+  const widgets = (await gh.branchSha(REPO, "main"))!;
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  await cache.commit(remote(REPO), widgets);
+  const repositories = (await cache.usage()).reduce((sum, repo) => sum + repo.bytes, 0);
+  const dir = cache.checkouts.directory();
+  expect(path.dirname(dir)).toBe(path.join(root, "checkouts"));
+  expect(cache.checkouts.directory()).not.toBe(dir);
+  expect(await cache.checkouts.fits(1024 * 1024 * 1024 - repositories)).toBe(true);
+  expect(await cache.checkouts.fits(1024 * 1024 * 1024 - repositories + 1)).toBe(false);
+  // One left by a killed run, one of a run still going: the next eviction sweeps only what is older than inUseMs.
+  const left = cache.checkouts.directory();
+  const running = cache.checkouts.directory();
+  mkdirSync(left, { recursive: true });
+  mkdirSync(running, { recursive: true });
+  const old = new Date(Date.now() - 120_000);
+  utimesSync(left, old, old);
+  await cache.evict("");
+  expect([existsSync(left), existsSync(running)]).toEqual([false, true]);
 });

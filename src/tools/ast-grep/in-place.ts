@@ -19,6 +19,9 @@
  * - a trace line that cannot be read, or a file traced twice, and the trace is not trusted at
  *   all: every candidate goes the usual way (the walk leaves out names with line breaks, the
  *   only way a name could forge a line).
+ * A workspace whose files are not on disk may check them out for the run (OnDisk.open: the git
+ * cache's GitWorkspace); such files cannot change meanwhile (`fixed`), and a checkout that cannot
+ * be made sends every candidate the usual way.
  */
 import type { OnDisk } from "../../workspace/workspace.js";
 import type { AstLang } from "./languages.js";
@@ -105,27 +108,52 @@ export class InPlaceRun {
     this.deadline = options.deadline ?? this.startedAt + limits.timeoutMs;
     const scratch = new Scratch();
     const args = [...job.args, "-c", projectConfig(scratch, options.project), ...WALK, "--inspect", "entity", "--", ...scopes];
-    const run = runAstGrep(
-      args,
-      disk.root,
-      limits,
-      (match) => {
-        const { replacement, replacementOffsets, ruleId, text, range } = match as TracedMatch;
-        if (replacement === undefined || replacementOffsets === undefined) return;
-        const file = relative(match.file);
-        let list = this.matches.get(file);
-        if (list === undefined) this.matches.set(file, (list = []));
-        list.push({ file, replacement, replacementOffsets, ruleId, text, range });
-      },
-      this.deadline,
-      { file: scratch.trace, onLine: (line) => this.trace.add(line) },
-      this.stop.signal,
-    ).finally(() => scratch.dispose());
+    const cli = () =>
+      runAstGrep(
+        args,
+        disk.root,
+        limits,
+        (match) => {
+          const { replacement, replacementOffsets, ruleId, text, range } = match as TracedMatch;
+          if (replacement === undefined || replacementOffsets === undefined) return;
+          const file = relative(match.file);
+          let list = this.matches.get(file);
+          if (list === undefined) this.matches.set(file, (list = []));
+          list.push({ file, replacement, replacementOffsets, ruleId, text, range });
+        },
+        this.deadline,
+        { file: scratch.trace, onLine: (line) => this.trace.add(line) },
+        this.stop.signal,
+      );
+    const run = this.withFilesOnDisk(cli).finally(() => scratch.dispose());
     // Settled here as well: a cancelled run is never awaited, and its failure is nobody's.
     this.done = run.then(
       () => undefined,
       (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );
+  }
+
+  /**
+   * Runs `cli` once the files are on disk (a workspace that checks them out for the run, removed
+   * after it). A checkout that cannot be made reads nothing in place: every candidate is copied.
+   */
+  private async withFilesOnDisk(cli: () => Promise<unknown>): Promise<void> {
+    if (this.disk.open === undefined) {
+      await cli();
+      return;
+    }
+    let lease: { release(): Promise<void> };
+    try {
+      lease = await this.disk.open();
+    } catch {
+      this.trace.trusted = false;
+      return;
+    }
+    try {
+      if (!this.stop.signal.aborted) await cli();
+    } finally {
+      await lease.release();
+    }
   }
 
   /** Stops the CLI; the run is then of no use. */
@@ -154,8 +182,7 @@ export class InPlaceRun {
       if (
         !reached ||
         found === undefined ||
-        modified === undefined ||
-        modified > this.startedAt - CHANGE_SLACK_MS ||
+        (!this.disk.fixed && (modified === undefined || modified > this.startedAt - CHANGE_SLACK_MS)) ||
         !sameMatches(file.text, found)
       ) {
         again.push(file);

@@ -1,6 +1,7 @@
 /**
  * Review comments on lines of a pull request's diff: the list, a reply in a comment's thread
- * (GitHub takes replies to a thread's first comment only) and reactions on a review comment.
+ * (GitHub takes replies to a thread's first comment only), the app editing its own, and reactions
+ * on a review comment.
  * People's comments are made by the control API (`webhooks.reviewComment`), as on GitHub they come
  * from the web page.
  */
@@ -74,6 +75,21 @@ export function registerReviewCommentRoutes(router: Router, ctx: RouteContext): 
     };
     state.lineComments.push(reply);
     return { status: 201, body: json(reply), headers: { location: `${shapes.api}/repos/${repo.fullName}/pulls/comments/${reply.id}` } };
+  });
+
+  router.add("PATCH", "/repos/{owner}/{repo}/pulls/comments/{comment_id}", "installation", (req) => {
+    const c = commentOr404(req);
+    const body = objectBody(req).body;
+    if (typeof body !== "string" || body.length === 0) {
+      throw unprocessable("Validation Failed", {
+        errors: [{ resource: "PullRequestReviewComment", code: "missing_field", field: "body" }],
+      });
+    }
+    if (body.length > MAX_BODY) throw unprocessable("Validation Failed", { errors: ["Body is too long (maximum is 65536 characters)"] });
+    if (c.user !== state.app.bot) throw new HttpError(403, "Resource not accessible by integration");
+    c.body = body;
+    c.updatedAt = isoNow();
+    return { status: 200, body: json(c) };
   });
 
   registerReactionRoutes(router, ctx, "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", (req) => commentOr404(req).id);
