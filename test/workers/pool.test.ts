@@ -172,11 +172,14 @@ test("a spinning task holds one worker; another task finishes meanwhile", async 
 });
 
 test("an error in an idle worker (thrown by a finished task's timer) is logged, not fatal; the worker is replaced", async () => {
-  const outcome = await run("throwAfterReturning", {}, "`/throwAfterReturning`", undefined, AMPLE_MS);
+  const signal = path.join(mkdtempSync(path.join(os.tmpdir(), "resolve-bot-idle-")), "throw");
+  const outcome = await run("throwAfterReturning", { signal }, "`/throwAfterReturning`", undefined, AMPLE_MS);
   expect(outcome).toMatchObject({ ok: true });
+  writeFileSync(signal, "");
   await waitUntil(() => workerErrors.length > 0);
   expect(workerErrors).toEqual([expect.objectContaining({ message: expect.stringContaining("left behind by a finished task") })]);
   await expectPoolServes();
+  rmSync(path.dirname(signal), { recursive: true, force: true });
 });
 
 test("closing the pool cancels what is running", async () => {
