@@ -249,7 +249,10 @@ for (const [name, kind] of Object.entries(kinds)) {
     .split("\n")
     .filter((line) => line.trim() !== "");
   const threadLines = typeof kind === "string" ? 0 : kind.thread.lines.length + 4;
-  const height = Math.min(4000, 120 + (shown.length + threadLines) * 30);
+  // Chromium's --screenshot takes the window's size: estimate the page's, counting a long line as
+  // the lines it wraps into (about 100 characters each at this width), so a long reply is not cut off.
+  const wrapped = shown.reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 100)), 0);
+  const height = Math.min(16000, 120 + (wrapped + threadLines) * 30);
   execFileSync(
     chromium,
     [
