@@ -1,6 +1,6 @@
 /**
- * An early status when the run that said it cannot answer: the worker is stopped at the time limit,
- * or the job queue gives up after its last attempt. The server then answers itself
+ * An early status when the run that said it cannot answer: the worker is stopped at a limit (time
+ * or memory), or the job queue gives up after its last attempt. The server then answers itself
  * (index.ts, replyOnPullRequest) and settles the status the gone run said, so nothing is left
  * saying "Working on …". The status is said at once (RESOLVE_BOT_STATUS_AFTER_SECONDS=0). How a
  * status goes when the run answers itself: working-status.test.ts.
@@ -46,7 +46,7 @@ async function openPr(bot: Bot, branch: string) {
   });
 }
 
-describe("the worker stopped at the time limit", () => {
+describe("the worker stopped at a limit", () => {
   // Long enough for the status to be out before the tool starts its endless loop, however loaded
   // the machine (the tool waits for the test, which waits for the status); the pool stops the
   // worker 5 s after it.
@@ -54,6 +54,7 @@ describe("the worker stopped at the time limit", () => {
   const bot = useStatusBot({
     RESOLVE_BOT_TOOLS: path.resolve("test/e2e/fixtures/heavy-tools.mjs"),
     RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS: String(limitSeconds),
+    RESOLVE_BOT_WORKER_MEMORY_MB: "128",
   });
   let scratch: string;
   beforeAll(() => {
@@ -61,23 +62,39 @@ describe("the worker stopped at the time limit", () => {
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+  /** Runs `command` (which waits for the file `--file`), releases it once its early status is out; the comments once the bot is done. */
+  async function stoppedAfterStatus(branch: string, command: string) {
+    const pr = await openPr(bot(), branch);
+    const release = path.join(scratch, branch);
+    const asked = comment(bot(), REPO, pr.number, "alice", `/${command} --file ${release}`, patient(90_000));
+    const status = `Working on \`/${command}\` (3 files)…`;
+    await waitFor("the early status", () => botComments(bot(), pr.number).includes(status) || undefined);
+    // Only now does the tool misbehave: nothing but the pool's limit stops it.
+    writeFileSync(release, "");
+    const stopped = await asked;
+    expect(stopped.done).toBe("confused");
+    expect(runsOn(bot(), REPO, pr.headSha)).toEqual([]);
+    return botComments(bot(), pr.number);
+  }
+
   test(
-    "after its status: the stop reply, and the status struck through",
+    "at the time limit after its status: the stop reply, and the status struck through",
     async () => {
-      const pr = await openPr(bot(), "time-limit");
-      const release = path.join(scratch, "time-limit");
-      const asked = comment(bot(), REPO, pr.number, "alice", `/burn-after --file ${release}`, patient(90_000));
-      const status = "Working on `/burn-after` (3 files)…";
-      await waitFor("the early status", () => botComments(bot(), pr.number).includes(status) || undefined);
-      // Only now does the tool block its worker's event loop: nothing but the pool's limit stops it.
-      writeFileSync(release, "");
-      const stopped = await asked;
-      expect(stopped.done).toBe("confused");
-      expect(botComments(bot(), pr.number)).toEqual([
+      expect(await stoppedAfterStatus("time-limit", "burn-after")).toEqual([
         SETTLED("/burn-after"),
         `\`/burn-after\` did not finish within ${limitSeconds} s and was stopped; nothing was changed.`,
       ]);
-      expect(runsOn(bot(), REPO, pr.headSha)).toEqual([]);
+    },
+    patient(120_000),
+  );
+
+  test(
+    "at the memory limit after its status: the stop reply, and the status struck through",
+    async () => {
+      expect(await stoppedAfterStatus("memory-limit", "hog-after")).toEqual([
+        SETTLED("/hog-after"),
+        "`/hog-after` needed more than 128 MB of memory and was stopped; nothing was changed.",
+      ]);
     },
     patient(120_000),
   );
