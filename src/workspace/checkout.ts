@@ -16,8 +16,16 @@ import { runGit } from "./safe-git.js";
 export interface CheckoutSpace {
   /** A new directory for one run's checkout (not made yet). */
   directory(): string;
-  /** Whether `bytes` more fit within the cache's disk budget now. */
-  fits(bytes: number): Promise<boolean>;
+  /**
+   * Reserves `bytes` for the checkout at `dir` when they fit within the cache's disk budget beside
+   * the repositories and every checkout reserved meanwhile (by any run on this machine); undefined
+   * when they do not. The run releases it once its directory is gone.
+   */
+  reserve(dir: string, bytes: number): Promise<Reservation | undefined>;
+}
+
+export interface Reservation {
+  release(): Promise<void>;
 }
 
 export interface CheckoutFile {

@@ -14,14 +14,16 @@
  *
  * Disk is bounded by a budget: after a fetch, repositories are evicted least recently used first
  * until the cache fits, except those used within `inUseMs` (a command may still be reading
- * them): then the cache is over budget for a while, and says so in the log.
+ * them): then the cache is over budget for a while, and says so in the log. The checkouts of
+ * runs that read files in place count too: each reserves its bytes before it is written, and a
+ * run whose checkout would not fit beside the rest copies the files instead.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, statfsSync } from "node:fs";
-import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import lockfile from "proper-lockfile";
-import type { CheckoutSpace } from "./checkout.js";
+import type { CheckoutSpace, Reservation } from "./checkout.js";
 import { authorizationEnv, gitSucceeds, runGit } from "./safe-git.js";
 
 export interface GitRemote {
@@ -60,6 +62,8 @@ export interface CachedCommit {
 const USED_MARK = "resolve-bot-used";
 /** Below the cache's root: the runs' checkouts. */
 const CHECKOUTS = "checkouts";
+/** Beside a checkout's directory: the file reserving its bytes within the budget. */
+const RESERVED = ".reserved";
 const LOCK_STALE_MS = 60_000;
 
 export class GitCache {
@@ -69,11 +73,11 @@ export class GitCache {
    * Where runs that read a commit's files in place get their checkouts (workspace/checkout.ts):
    * `<root>/checkouts/<random>`, each removed when its run ends (one a crash left behind, by the
    * next eviction once it is older than `inUseMs`). A checkout is made only while the
-   * repositories and it fit the disk budget together.
+   * repositories, the checkouts reserved meanwhile and it fit the disk budget together.
    */
   readonly checkouts: CheckoutSpace = {
     directory: () => path.join(this.options.root, CHECKOUTS, randomBytes(8).toString("hex")),
-    fits: async (bytes) => (await this.usage()).reduce((sum, repo) => sum + repo.bytes, 0) + bytes <= this.options.budgetBytes,
+    reserve: (dir, bytes) => this.reserveCheckout(dir, bytes),
   };
 
   repositoryDir(remote: GitRemote): string {
@@ -130,11 +134,49 @@ export class GitCache {
     return found;
   }
 
-  /** Least recently used repositories out until the cache fits its budget (never `keep`, never one in use). */
+  /**
+   * A checkout's bytes, reserved by a file beside its directory (`<dir>.reserved`, holding the
+   * number) while they fit. The check and the write hold one lock for the whole cache
+   * (proper-lockfile, as the repositories do), so runs in every thread and process sharing the
+   * cache see each other's checkouts, also those still being written, and two cannot both take
+   * the last room. A reservation is counted as long as its directory may be there: the run removes
+   * it after the directory; one a killed process left goes with its directory (sweepCheckouts).
+   */
+  private async reserveCheckout(dir: string, bytes: number): Promise<Reservation | undefined> {
+    const checkouts = path.join(this.options.root, CHECKOUTS);
+    if (path.dirname(dir) !== checkouts) throw new Error(`not a checkout of this cache: ${dir}`);
+    const file = `${dir}${RESERVED}`;
+    const reserved = await this.locked(checkouts, async () => {
+      const repositories = (await this.usage()).reduce((sum, repo) => sum + repo.bytes, 0);
+      if (repositories + (await this.reservedBytes()) + bytes > this.options.budgetBytes) return false;
+      await mkdir(checkouts, { recursive: true });
+      await writeFile(file, String(bytes));
+      return true;
+    });
+    return reserved ? { release: () => rm(file, { force: true }) } : undefined;
+  }
+
+  /** Bytes reserved for the checkouts of runs (of every process sharing the cache). */
+  async reservedBytes(): Promise<number> {
+    const dir = path.join(this.options.root, CHECKOUTS);
+    let total = 0;
+    for (const name of await children(dir)) {
+      if (!name.endsWith(RESERVED)) continue;
+      // One released meanwhile is not there to read: it no longer counts.
+      const bytes = Number(await readFile(path.join(dir, name), "utf8").catch(() => "0"));
+      if (Number.isSafeInteger(bytes) && bytes > 0) total += bytes;
+    }
+    return total;
+  }
+
+  /**
+   * Least recently used repositories out until the cache fits its budget (never `keep`, never one in
+   * use), the checkouts of running runs counted.
+   */
   async evict(keep: string): Promise<void> {
     await this.sweepCheckouts();
     const repos = (await this.usage()).sort((a, b) => a.usedAt - b.usedAt);
-    let total = repos.reduce((sum, repo) => sum + repo.bytes, 0);
+    let total = repos.reduce((sum, repo) => sum + repo.bytes, 0) + (await this.reservedBytes());
     for (const repo of repos) {
       if (total <= this.options.budgetBytes) return;
       if (repo.gitDir === keep || Date.now() - repo.usedAt < this.options.inUseMs) continue;
@@ -153,7 +195,7 @@ export class GitCache {
     }
   }
 
-  /** Checkouts whose run ended without removing them (a killed process): gone once older than `inUseMs`. */
+  /** Checkouts (and their reservations) whose run ended without removing them (a killed process): gone once older than `inUseMs`. */
   private async sweepCheckouts(): Promise<void> {
     const dir = path.join(this.options.root, CHECKOUTS);
     for (const name of await children(dir)) {
@@ -188,11 +230,12 @@ export class GitCache {
     return true;
   }
 
-  private async locked<T>(gitDir: string, work: () => Promise<T>): Promise<T> {
-    await mkdir(path.dirname(gitDir), { recursive: true });
-    const release = await lockfile.lock(gitDir, {
+  /** Runs `work` holding the lock of `dir` (a repository, or the checkouts), waiting for it. */
+  private async locked<T>(dir: string, work: () => Promise<T>): Promise<T> {
+    await mkdir(path.dirname(dir), { recursive: true });
+    const release = await lockfile.lock(dir, {
       realpath: false,
-      lockfilePath: `${gitDir}.lock`,
+      lockfilePath: `${dir}.lock`,
       stale: LOCK_STALE_MS,
       // Another worker fetching the same repository: wait for it (a big first fetch takes a while).
       retries: { retries: 1000, minTimeout: 100, maxTimeout: 1000 },

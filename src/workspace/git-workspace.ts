@@ -48,8 +48,9 @@ export class GitWorkspace extends Workspace {
 
   /**
    * A directory for one run (ast-grep/in-place.ts), checked out when the run opens it, within the
-   * cache's disk budget (else the run reads nothing in place and the files are copied as before),
-   * and removed when the run ends. Nobody writes there, so the files are the blobs read here.
+   * cache's disk budget (its bytes reserved there for the run; else the run reads nothing in place
+   * and the files are copied as before), and removed when the run ends or its checkout fails.
+   * Nobody writes there, so the files are the blobs read here.
    */
   override onDisk(): OnDisk | undefined {
     const space = this.checkouts;
@@ -61,13 +62,27 @@ export class GitWorkspace extends Workspace {
       fixed: true,
       open: async () => {
         const entries = await this.entryMap();
-        if (!(await space.fits(this.totalBytes))) throw new Error("a checkout would not fit within the cache's disk budget");
-        await checkOut(
-          this.gitDir,
-          [...entries].map(([path, entry]) => ({ path, ...entry })),
-          root,
-        );
-        return { release: () => rm(root, { recursive: true, force: true }) };
+        const reservation = await space.reserve(root, this.totalBytes);
+        if (reservation === undefined) throw new Error("a checkout would not fit within the cache's disk budget");
+        // The bytes stay reserved until the directory is gone, so no other run counts them out early.
+        const release = async () => {
+          try {
+            await rm(root, { recursive: true, force: true });
+          } finally {
+            await reservation.release();
+          }
+        };
+        try {
+          await checkOut(
+            this.gitDir,
+            [...entries].map(([path, entry]) => ({ path, ...entry })),
+            root,
+          );
+        } catch (error) {
+          await release();
+          throw error;
+        }
+        return { release };
       },
     };
   }

@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   realpathSync,
   rmSync,
   statSync,
@@ -30,6 +31,7 @@ import { InPlaceRun, Trace } from "../../src/tools/ast-grep/in-place.js";
 import { clearRewriteCaches, compileOp, opJob, type FileText } from "../../src/tools/ast-grep/rewrite.js";
 import type { AstLang } from "../../src/tools/ast-grep/languages.js";
 import type { CheckoutSpace } from "../../src/workspace/checkout.js";
+import { GitCache } from "../../src/workspace/git-cache.js";
 import { GitWorkspace } from "../../src/workspace/git-workspace.js";
 import type { Workspace } from "../../src/workspace/workspace.js";
 import { cliRewrite, cliScan, expectSameTrees, filesWithErrors, readTree } from "../helpers/ast-grep-parity.js";
@@ -347,23 +349,29 @@ describe("the git cache's workspace: a checkout of the commit for the run", () =
     }
   }
 
-  /** Checkouts in the scratch directory; `fits`: the budget's answer. */
+  /** Checkouts in the scratch directory; `fits`: the budget's answer; `held`: reservations not released. */
   function space(fits = true) {
     const made: string[] = [];
     const asked: number[] = [];
+    const held = new Set<string>();
     const checkouts: CheckoutSpace = {
       directory: () => {
         const dir = path.join(scratch, `checkout-${made.length}-${Date.now()}`);
         made.push(dir);
         return dir;
       },
-      fits: async (bytes) => (asked.push(bytes), fits),
+      reserve: async (dir, bytes) => {
+        asked.push(bytes);
+        if (!fits) return undefined;
+        held.add(dir);
+        return { release: async () => void held.delete(dir) };
+      },
     };
-    return { checkouts, made, asked };
+    return { checkouts, made, asked, held };
   }
 
   test("the CLI reads the checkout: the result equals the copies', only the matched files are read, and the checkout is gone", async () => {
-    const { checkouts, made, asked } = space();
+    const { checkouts, made, asked, held } = space();
     const inPlaceWorkspace = new CountingGitWorkspace(gitDir, sha, LIMITS, checkouts);
     const inPlace = await edit(inPlaceWorkspace, OPTIONAL_CHAIN);
     clearRewriteCaches();
@@ -376,6 +384,7 @@ describe("the git cache's workspace: a checkout of the commit for the run", () =
     expect([...inPlaceWorkspace.read].sort()).toEqual(["bin/run.ts", "lib/c.ts", "src/a.ts", "src/b.ts"]);
     expect([...copyingWorkspace.read].sort()).toEqual(["bin/run.ts", "lib/c.ts", "src/a.ts", "src/b.ts", "src/none.ts"]);
     expect(made.filter((dir) => existsSync(dir))).toEqual([]);
+    expect(held.size).toBe(0);
   });
 
   test("the same for a YAML rule", async () => {
@@ -416,5 +425,40 @@ describe("the git cache's workspace: a checkout of the commit for the run", () =
     expect(asked).toEqual([expect.any(Number)]);
     expect(workspace.read.has("src/none.ts")).toBe(true);
     expect(made.filter((dir) => existsSync(dir))).toEqual([]);
+  });
+
+  test("with the cache's budget: while one run's checkout is out, a run that would not fit beside it copies; after it, a run reads in place again", async () => {
+    const cacheRoot = mkdtempSync(path.join(scratch, "cache-"));
+    const sizing = new GitWorkspace(gitDir, sha, LIMITS);
+    await sizing.list();
+    // Room for one checkout of the commit and a half: each fits alone, two do not.
+    const cache = new GitCache({ root: cacheRoot, budgetBytes: Math.floor(sizing.totalBytes * 1.5), inUseMs: 60_000 });
+    const holding = await new GitWorkspace(gitDir, sha, LIMITS, cache.checkouts).onDisk()!.open!();
+    const squeezed = new CountingGitWorkspace(gitDir, sha, LIMITS, cache.checkouts);
+    const copied = await edit(squeezed, OPTIONAL_CHAIN);
+    expect(squeezed.read.has("src/none.ts")).toBe(true);
+    await holding.release();
+    clearRewriteCaches();
+    const roomy = new CountingGitWorkspace(gitDir, sha, LIMITS, cache.checkouts);
+    expect(await edit(roomy, OPTIONAL_CHAIN)).toEqual(copied);
+    expect(roomy.read.has("src/none.ts")).toBe(false);
+    expect(await cache.reservedBytes()).toBe(0);
+    expect(readdirSync(path.join(cacheRoot, "checkouts"))).toEqual([]);
+  });
+
+  test("a run whose CLI fails gives its checkout and its reservation back", async () => {
+    const cacheRoot = mkdtempSync(path.join(scratch, "cache-"));
+    const cache = new GitCache({ root: cacheRoot, budgetBytes: 1 << 30, inUseMs: 60_000 });
+    const workspace = new GitWorkspace(gitDir, sha, LIMITS, cache.checkouts);
+    await workspace.list();
+    // Output over its limit: the CLI is stopped and the run fails.
+    const limits = { timeoutMs: 60_000, maxOutputBytes: 1 };
+    const run = new InPlaceRun(opJob(compileOp("$A && $A.$B", "$A?.$B")), workspace.onDisk()!, ["."], { limits });
+    // The run's failure is said once its checkout is released.
+    await expect(run.rewrite({ candidates: new Map(), read: async () => undefined })).rejects.toThrow(
+      "ast-grep reported more than 1 B of matches and was stopped",
+    );
+    expect(await cache.reservedBytes()).toBe(0);
+    expect(readdirSync(path.join(cacheRoot, "checkouts"))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * installation tokens): what is fetched, when, and what eviction removes.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GitCache, type GitRemote } from "../../src/workspace/git-cache.js";
@@ -118,23 +118,100 @@ test("over its budget, the least recently used repository not in use is evicted"
   expect(existsSync(back.gitDir) && existsSync(second.gitDir)).toBe(true);
 });
 
-test("checkouts for runs: below the cache, only while they fit the budget beside the repositories; a crash's leftovers swept", async () => {
+test("checkouts for runs: below the cache, only while they fit the budget beside the repositories and the other checkouts; a crash's leftovers swept", async () => {
   const widgets = (await gh.branchSha(REPO, "main"))!;
   const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
   await cache.commit(remote(REPO), widgets);
   const repositories = (await cache.usage()).reduce((sum, repo) => sum + repo.bytes, 0);
+  const room = 1024 * 1024 * 1024 - repositories;
   const dir = cache.checkouts.directory();
   expect(path.dirname(dir)).toBe(path.join(root, "checkouts"));
   expect(cache.checkouts.directory()).not.toBe(dir);
-  expect(await cache.checkouts.fits(1024 * 1024 * 1024 - repositories)).toBe(true);
-  expect(await cache.checkouts.fits(1024 * 1024 * 1024 - repositories + 1)).toBe(false);
-  // One left by a killed run, one of a run still going: the next eviction sweeps only what is older than inUseMs.
+  expect(await cache.checkouts.reserve(cache.checkouts.directory(), room + 1)).toBeUndefined();
+  const all = await cache.checkouts.reserve(dir, room);
+  expect(all).toBeDefined();
+  // While it is held, not a byte more; once released, the room is there again.
+  expect(await cache.checkouts.reserve(cache.checkouts.directory(), 1)).toBeUndefined();
+  await all!.release();
+  expect(await cache.reservedBytes()).toBe(0);
+  const again = await cache.checkouts.reserve(cache.checkouts.directory(), room);
+  expect(again).toBeDefined();
+  await again!.release();
+  // One left by a killed run (its directory and its reservation), one of a run still going: the
+  // next eviction sweeps only what is older than inUseMs, and the swept reservation no longer counts.
   const left = cache.checkouts.directory();
   const running = cache.checkouts.directory();
+  await cache.checkouts.reserve(left, 1000);
+  await cache.checkouts.reserve(running, 24);
   mkdirSync(left, { recursive: true });
   mkdirSync(running, { recursive: true });
   const old = new Date(Date.now() - 120_000);
   utimesSync(left, old, old);
+  utimesSync(`${left}.reserved`, old, old);
+  expect(await cache.reservedBytes()).toBe(1024);
   await cache.evict("");
   expect([existsSync(left), existsSync(running)]).toEqual([false, true]);
+  expect(await cache.reservedBytes()).toBe(24);
+});
+
+test("two checkouts that each fit alone but not together, asked for at once by two processes sharing the cache: one is made, the other refused", async () => {
+  const widgets = (await gh.branchSha(REPO, "main"))!;
+  const fetching = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const { gitDir } = await fetching.commit(remote(REPO), widgets);
+  const repositories = (await fetching.usage()).reduce((sum, repo) => sum + repo.bytes, 0);
+  const sizing = new GitWorkspace(gitDir, widgets, LIMITS);
+  await sizing.list();
+  const checkout = sizing.totalBytes;
+  // Room for one checkout and a half; each process has a cache object of its own: they share only the disk.
+  const budgetBytes = repositories + Math.floor(checkout * 1.5);
+  const [first, second] = [1, 2].map(() => new GitCache({ root, budgetBytes, inUseMs: 60_000 }));
+  const disks = [first!, second!].map((cache) => new GitWorkspace(gitDir, widgets, LIMITS, cache.checkouts).onDisk()!);
+  const opened = await Promise.allSettled(disks.map((disk) => disk.open!()));
+  const made = opened.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const refused = opened.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
+  expect(made).toHaveLength(1);
+  expect(refused).toEqual(["Error: a checkout would not fit within the cache's disk budget"]);
+  const kept = disks[opened.findIndex((result) => result.status === "fulfilled")]!;
+  expect(existsSync(path.join(kept.root, "src/f0.ts"))).toBe(true);
+  expect(await first!.reservedBytes()).toBe(checkout);
+  // The run ends: its checkout and its reservation are gone, and the next run gets one.
+  await made[0]!.release();
+  expect(existsSync(kept.root)).toBe(false);
+  expect(await second!.reservedBytes()).toBe(0);
+  const next = new GitWorkspace(gitDir, widgets, LIMITS, second!.checkouts).onDisk()!;
+  const lease = await next.open!();
+  await lease.release();
+  expect(readdirSync(path.join(root, "checkouts"))).toEqual([]);
+});
+
+test("a checkout that fails to be written gives its reservation back", async () => {
+  const widgets = (await gh.branchSha(REPO, "main"))!;
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const { gitDir } = await cache.commit(remote(REPO), widgets);
+  // A commit whose tree names a blob the repository lacks: git's checkout-index fails mid-way.
+  const broken = new GitWorkspace(gitDir, widgets, LIMITS, cache.checkouts);
+  await broken.list();
+  const disk = broken.onDisk()!;
+  rmSync(path.join(gitDir, "objects", "pack"), { recursive: true, force: true });
+  await expect(disk.open!()).rejects.toThrow();
+  expect(existsSync(disk.root)).toBe(false);
+  expect(await cache.reservedBytes()).toBe(0);
+  expect(readdirSync(path.join(root, "checkouts"))).toEqual([]);
+});
+
+test("eviction counts the checkouts of running runs: a repository not in use goes to make room for them", async () => {
+  const widgets = (await gh.branchSha(REPO, "main"))!;
+  const first = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const unused = await first.commit(remote(REPO), widgets);
+  const old = new Date(Date.now() - 120_000);
+  utimesSync(path.join(unused.gitDir, "resolve-bot-used"), old, old);
+  const repositories = (await first.usage()).reduce((sum, repo) => sum + repo.bytes, 0);
+  // Room for three repositories of its size (the other is about as large): with a checkout of two
+  // running, another fetch makes room by evicting it (not used for a while); without one it stays.
+  const cache = new GitCache({ root, budgetBytes: repositories * 3, inUseMs: 60_000 });
+  const reservation = await cache.checkouts.reserve(cache.checkouts.directory(), repositories * 2);
+  expect(reservation).toBeDefined();
+  const gadgets = await cache.commit(remote("acme/gadgets"), (await gh.branchSha("acme/gadgets", "main"))!);
+  expect([existsSync(unused.gitDir), existsSync(gadgets.gitDir)]).toEqual([false, true]);
+  await reservation!.release();
 });
