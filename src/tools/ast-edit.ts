@@ -506,10 +506,21 @@ const factory: CustomToolFactory = (pi) => {
         const whole = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
         const jobs = lines === undefined ? whole : whole.map((job) => withinLines(job, lines.path, lines));
         scope = lines === undefined ? [] : [scopeLine(lines)];
-        if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
-        let warnings = forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
-        selection = await selectFiles(pi, paths, forced, jobs, { limits: cliLimits() });
-        results = await selection.rewrite();
+        // The CLI checks the arguments while the files are listed and read (a CLI run costs a process
+        // start): its refusal still comes first, whatever reading or rewriting met meanwhile.
+        const checked = (async () => {
+          if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
+          return forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
+        })();
+        checked.catch(() => undefined); // awaited below, on every path
+        try {
+          selection = await selectFiles(pi, paths, forced, jobs, { limits: cliLimits() });
+          results = await selection.rewrite();
+        } catch (error) {
+          await checked;
+          throw error;
+        }
+        let warnings = await checked;
         const unmatched = ops.filter((_, index) => results.every((file) => file.byJob[index] === 0));
         if (warnings === undefined && unmatched.length > 0) {
           // The CLI warns only under --lang; the reviewer is told for the languages the pattern was tried on.
