@@ -231,7 +231,7 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
   }
 
   if (options.sections.includes("repo-size")) {
-    results.repo_size = await benchRepoSizes(options.repoSizes, astGrepBinary());
+    results.repo_size = await benchRepoSizes(options.repoSizes, astGrepBinary(), options.runs);
   }
 
   const met = results.met;
@@ -388,7 +388,7 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
   if (r.repo_size) {
     lines.push(...repoSizeMarkdown(r.repo_size), "");
     lines.push(
-      `Targets: first ÷ floor ≤ ${TARGETS.repo_size_first_ratio}×, second ÷ floor ≤ ${TARGETS.repo_size_second_ratio}×, peak RSS ≤ ${TARGETS.repo_size_peak_rss_mb} MB.`,
+      `Targets: first ÷ floor ≤ ${TARGETS.repo_size_first_ratio}×, second ÷ floor ≤ ${TARGETS.repo_size_second_ratio}×, peak RSS ≤ ${TARGETS.repo_size_peak_rss_mb} MB. The cold process's first command has no target; it is shown so that nothing the warm-up buys is hidden.`,
       "",
     );
   }

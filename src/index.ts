@@ -21,7 +21,7 @@ import { setObservationSink } from "./ops/observations.js";
 import { Acknowledgements } from "./pipeline/acknowledgements.js";
 import type { ExecuteResult } from "./pipeline/forge.js";
 import { statusAfterMs } from "./pipeline/cost.js";
-import { pooledExecute } from "./pipeline/pooled-execute.js";
+import { pooledExecute, WORKER_WARM_UP } from "./pipeline/pooled-execute.js";
 import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "./pipeline/request.js";
 import { requestLog } from "./pipeline/request-log.js";
 import { readStoredRequest } from "./pipeline/stored-request.js";
@@ -86,6 +86,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         : new WorkerPool(workerPoolSettingsFromEnv(env), {
             onWorkerError: (error) => app.log.error({ err: error }, "resolve-bot worker failed between tasks"),
             onObservations: (observations) => observations.forEach((observation) => metrics.record(observation)),
+            warmUp: WORKER_WARM_UP,
           });
     // GET /healthz, /readyz, /metrics: on the webhook server, or on RESOLVE_BOT_WORKER_PORT for a worker.
     const ops = opsHandler({

@@ -7,6 +7,16 @@ import { forgeAdapter } from "./forges.js";
 import type { ExecuteResult, RequestTask } from "./pipeline/forge.js";
 import { reportCommand, reportWriting } from "./workers/progress.js";
 
+/**
+ * What a pool worker does when it starts (workers/pool.ts `warmUp`): loads the GitHub adapter's
+ * modules and builds its executor, ~0.6 s that the first request after a start paid before.
+ * Only GitHub's: the server that has a pool answers GitHub; the local front end runs in-process.
+ */
+export async function warmUpWorker(): Promise<void> {
+  const adapter = await forgeAdapter("github");
+  await adapter.warmUp?.(process.env);
+}
+
 export async function executeRequestTask({ request, rerun }: RequestTask): Promise<ExecuteResult> {
   const adapter = await forgeAdapter(request.forge.id);
   return adapter.execute(request, process.env, { progress: { command: reportCommand, writing: reportWriting }, rerun });

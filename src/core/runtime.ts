@@ -145,8 +145,21 @@ export class Runtime {
       const offered = await suggestOnly(tool, binding.params, ctx);
       return { command: typed, kind: offered.ok ? "preview" : "error", ok: offered.ok, message: offered.message };
     }
-    const room = await this.stackRoom(ctx);
-    if (typeof room === "string") return { command: typed, kind: "error", ok: false, message: room };
+    // The preview reads the files and the stack: the files (a fetch, on GitHub) are read while the stack is.
+    const files = ctx.workspace();
+    const settled = files.then(
+      () => undefined,
+      () => undefined, // the preview awaits `files` and says what went wrong
+    );
+    // A command that stops here waits for the read it started: none outlives its request.
+    const room = await this.stackRoom(ctx).catch(async (error: unknown) => {
+      await settled;
+      throw error;
+    });
+    if (typeof room === "string") {
+      await settled;
+      return { command: typed, kind: "error", ok: false, message: room };
+    }
     const outcome = await preview(tool, binding.params, ctx, room);
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }

@@ -116,4 +116,9 @@ function installationOf(request: Request): number | undefined {
   return request.forge.id === "github" ? request.forge.installationId : undefined;
 }
 
-export const githubForge: ForgeAdapter = { execute: executeRequest };
+export const githubForge: ForgeAdapter = {
+  execute: executeRequest,
+  warmUp: async (env) => {
+    await executorFor(env);
+  },
+};

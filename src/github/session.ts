@@ -19,7 +19,14 @@ import { allows, permissionOf } from "./permissions.js";
 import { readJournal } from "./journal.js";
 import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
 import { replyChannel } from "./reply-channel.js";
-import { checkNames, DEFAULT_REPO_CONFIG, parseRepoConfig, requiredPermission, type RepoConfig } from "./repo-config.js";
+import {
+  checkNames,
+  DEFAULT_REPO_CONFIG,
+  parseRepoConfig,
+  requiredPermission,
+  type PermissionLevel,
+  type RepoConfig,
+} from "./repo-config.js";
 import { text } from "./markdown.js";
 import { repositoryFiles } from "./repository-workspace.js";
 import { offerSuggestions } from "./suggestions.js";
@@ -126,17 +133,37 @@ async function ranBefore(octokit: GitHubClient, request: Request, commentId: num
   return new Set(comments.flatMap((comment) => (comment.user?.type === "Bot" ? ranKeys(comment.body ?? "", commentId) : [])));
 }
 
+/** Whoever can comment can read: read-only commands (/help, /pending) need no lookup. */
+function needsLookup(config: RepoConfig, commands: string[]): boolean {
+  return commands.some((command) => requiredPermission(config, command) !== "read");
+}
+
+/**
+ * The collaborator permission of each actor, looked up once per request: the lookup may start
+ * while the configuration is read (prefetch), and the refusal takes its answer from there.
+ */
+function permissionLevels(octokit: GitHubClient, repo: RepoRef): (login: string) => Promise<PermissionLevel | "none"> {
+  const levels = new Map<string, Promise<PermissionLevel | "none">>();
+  return (login) => {
+    let level = levels.get(login);
+    if (level === undefined) {
+      level = permissionOf(octokit, repo, login);
+      level.catch(() => undefined); // a prefetch nobody needs in the end must not fail the request
+      levels.set(login, level);
+    }
+    return level;
+  };
+}
+
 /** The first command the actor may not run, with the permission it needs. */
 async function permissionRefusal(
-  octokit: GitHubClient,
-  repo: RepoRef,
+  levelOf: (login: string) => Promise<PermissionLevel | "none">,
   actor: RequestActor,
   commands: string[],
   config: RepoConfig,
 ): Promise<PermissionRefusal | undefined> {
-  // Whoever can comment can read: read-only commands (/help, /pending) need no lookup.
-  if (commands.every((command) => requiredPermission(config, command) === "read")) return undefined;
-  const level = await permissionOf(octokit, repo, actor.login);
+  if (!needsLookup(config, commands)) return undefined;
+  const level = await levelOf(actor.login);
   for (const command of commands) {
     const needed = requiredPermission(config, command);
     if (!allows(level, needed)) return { command, needed, actual: level };
@@ -152,6 +179,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   const channel = replyChannel(octokit, request);
   const edited = request.origin.kind === "comment" && request.origin.edit ? request.origin : undefined;
   const files = repositoryFiles(octokit, options.webUrl, options.log);
+  const levelOf = permissionLevels(octokit, repo);
   // The head's files as every tool run sees them (a command, an apply's replay, a re-preview after
   // a push or on recovery): the default branch's fetched only when a tool asks (/ast-fix's rules),
   // and git's revert onto them for undo.
@@ -185,7 +213,13 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
       load: once(() => loadRepoConfig(() => readRepoConfigFile(octokit, repo), options.runtime.registry)),
       fallback: DEFAULT_REPO_CONFIG,
     },
-    permission: { refusal: (actor, commands, config) => permissionRefusal(octokit, repo, actor, commands, config) },
+    permission: {
+      refusal: (actor, commands, config) => permissionRefusal(levelOf, actor, commands, config),
+      // Under the default configuration: a repository that lowers a command to `read` wastes one read.
+      prefetch(actor, commands) {
+        if (needsLookup(DEFAULT_REPO_CONFIG, commands)) void levelOf(actor.login);
+      },
+    },
     pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
     // Only a re-run looks back at what its interrupted run did (github/journal.ts).
     ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, options.appId) } } : {}),

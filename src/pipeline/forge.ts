@@ -28,6 +28,8 @@ export interface ExecuteOptions {
 
 export interface ForgeAdapter {
   execute(request: Request, env: NodeJS.ProcessEnv, options?: ExecuteOptions): Promise<ExecuteResult>;
+  /** Builds, ahead of the first request, what `execute` builds once per thread (a worker's warm-up). */
+  warmUp?(env: NodeJS.ProcessEnv): Promise<void>;
 }
 
 /** A job for a worker thread. `rerun`: an attempt after the first (kept out of the request, which is what was asked). */

@@ -14,6 +14,8 @@ import { requestLog } from "./request-log.js";
 
 /** What a worker thread runs: the composition root above this layer picks the forge adapter (src/forges.ts). */
 const TASK = { module: new URL("../worker-task.js", import.meta.url), export: "executeRequestTask" };
+/** What each worker does when it starts (workers/pool.ts): loads and builds what TASK needs. */
+export const WORKER_WARM_UP = { module: TASK.module, export: "warmUpWorker" };
 
 /** How a stop reply names the work before the worker said which command it was on. */
 function requestLabel(request: Request): string {

@@ -104,8 +104,15 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   /** Runs the commands (tools, resolve, help, pending). */
   runtime: Runtime;
   config: { load(): Promise<LoadedConfig<C>>; fallback: C };
-  /** The first command the actor may not run; undefined when all are allowed. */
-  permission: { refusal(actor: RequestActor, commands: string[], config: C): Promise<PermissionRefusal | undefined> };
+  permission: {
+    /** The first command the actor may not run; undefined when all are allowed. */
+    refusal(actor: RequestActor, commands: string[], config: C): Promise<PermissionRefusal | undefined>;
+    /**
+     * Starts reading what `refusal` will need (the actor's permission) while the configuration is
+     * still being read; `refusal` still decides, once the configuration is known.
+     */
+    prefetch?(actor: RequestActor, commands: string[]): void;
+  };
   pullRequest: { read(): Promise<P> };
   /**
    * What an earlier, interrupted run of this request (a killed worker, a lost lease) already did,

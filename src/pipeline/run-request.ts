@@ -130,8 +130,14 @@ function editLedger(request: Request, outcomes: number, config?: RequestConfig):
 }
 
 /** A refusal or notice that ran nothing: still ends with the steering line (spec §7). */
-async function notice(ports: AnyPorts, status: ReplyStatus, message: string, config: RequestConfig, pr?: PullRequestView): Promise<Reply> {
-  const head = pr ?? (await ports.pullRequest.read());
+async function notice(
+  ports: AnyPorts,
+  status: ReplyStatus,
+  message: string,
+  config: RequestConfig,
+  pr: PullRequestView | Promise<PullRequestView> = ports.pullRequest.read(),
+): Promise<Reply> {
+  const head = await pr;
   const stack = await ports.stack.open(head, head.headSha, config).list();
   return { status, outcomes: [], skipped: [], notice: message, ...withStack(stack, ports) };
 }
@@ -146,14 +152,21 @@ async function prepare(
   commands: string[],
   ports: AnyPorts,
 ): Promise<{ session: Session; config: RequestConfig } | { refused: Reply }> {
+  // The reads that decide whether the request runs go out at once (each GitHub call is a round
+  // trip); the decisions are taken in the same order as before, and nothing is written until then.
+  // Every answer below needs the pull request, a refusal's too.
+  const reading = ports.pullRequest.read();
+  reading.catch(() => undefined); // awaited below: failing before then is not an unhandled rejection
+  ports.permission.prefetch?.(request.actor, commands);
   const loaded = await ports.config.load();
-  if (!loaded.ok) return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback) };
+  if (!loaded.ok)
+    return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback, reading) };
   const config = loaded.config;
   const misplaced = lineRefusal(request.origin);
-  if (misplaced) return { refused: await notice(ports, "user-error", misplaced, config) };
+  if (misplaced) return { refused: await notice(ports, "user-error", misplaced, config, reading) };
   const denied = await ports.permission.refusal(request.actor, commands, config);
-  if (denied) return { refused: await notice(ports, "user-error", permissionRefusal(denied, request.actor.login), config) };
-  const pr = await ports.pullRequest.read();
+  if (denied) return { refused: await notice(ports, "user-error", permissionRefusal(denied, request.actor.login), config, reading) };
+  const pr = await reading;
   const closed = closedRefusal(pr, commands);
   if (closed) return { refused: await notice(ports, "user-error", closed, config, pr) };
   // A re-run: what its interrupted run did is reported, not done again (pipeline/journal.ts).

@@ -219,6 +219,13 @@ export interface Selection {
 const IN_PLACE_MIN_SHARE = 0.5;
 
 /**
+ * Files being read ahead of the one the rewrite takes: enough to keep a git workspace's
+ * `cat-file --batch` busy between two turns of the event loop, few enough that what is read
+ * ahead is small next to the files a run holds anyway.
+ */
+const READ_AHEAD = 32;
+
+/**
  * The files to rewrite with the jobs, with their language and text. Throws UserErrors meant for
  * the user. On an on-disk workspace, a job with no prefilter may start the CLI at once, walking
  * the files where they lie while they are listed here (ast-grep/in-place.ts).
@@ -263,7 +270,8 @@ export async function selectFiles(
       }
     }
     const skipped: SkippedFile[] = [];
-    const read = async (file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | undefined> => {
+    /** A file's text, or why it is skipped (said by `taken`, so the list keeps the files' order). */
+    const readFile = async (file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | SkippedFile | undefined> => {
       const { path } = file;
       const named = explicit.has(path);
       // a named file is decoded whatever its bytes: its problems are errors
@@ -274,18 +282,22 @@ export async function selectFiles(
       if ("skipped" in text) {
         if (named) throw new UserError(text.skipped);
         // Binary files hold no code to match; files over the size limit might.
-        if (!/ is a binary file;/.test(text.skipped)) skipped.push({ path, reason: text.skipped });
-        return undefined;
+        return / is a binary file;/.test(text.skipped) ? undefined : { path, reason: text.skipped };
       }
       // Invalid UTF-8 decodes to U+FFFD; writing such a text back would change bytes nobody edited.
       if (text.text.includes("\uFFFD") && !Buffer.from(text.text, "utf8").equals(Buffer.from(await workspace.readBytes(path)))) {
         const reason = `${path} is not valid UTF-8; ast_edit leaves it alone.`;
         if (named) throw new UserError(reason);
-        if (jobs.some((job) => job.mayChange({ ...file, text: text.text }))) skipped.push({ path, reason });
-        return undefined;
+        return jobs.some((job) => job.mayChange({ ...file, text: text.text })) ? { path, reason } : undefined;
       }
       return { ...file, text: text.text };
     };
+    const taken = (read: FileText | SkippedFile | undefined): FileText | undefined => {
+      if (read === undefined || "text" in read) return read;
+      skipped.push(read);
+      return undefined;
+    };
+    const read = async (file: { path: string; lang: AstLang; forced?: true }) => taken(await readFile(file));
     const all = await workspace.list();
     const candidates =
       disk !== undefined && scopes !== undefined && explicit.size === 0
@@ -294,8 +306,18 @@ export async function selectFiles(
     if (candidates === undefined) {
       run?.cancel();
       async function* files(): AsyncGenerator<FileText> {
-        for (const file of known) {
-          const text = await read(file);
+        // Reads go out READ_AHEAD files ahead of the one handed on: a git workspace answers them
+        // from one process in order, so its round trips overlap instead of adding up. Each file
+        // is still handed on, or skipped, in the listing's order.
+        const reads: Array<Promise<FileText | SkippedFile | undefined>> = [];
+        let next = 0;
+        while (next < known.length || reads.length > 0) {
+          while (next < known.length && reads.length < READ_AHEAD) {
+            const reading = readFile(known[next++]!);
+            reading.catch(() => undefined); // its error is thrown when its turn comes
+            reads.push(reading);
+          }
+          const text = taken(await reads.shift()!);
           if (text !== undefined) yield text;
         }
       }
@@ -484,10 +506,21 @@ const factory: CustomToolFactory = (pi) => {
         const whole = rules !== undefined ? [rulesJob(rules)] : ops.map((op) => opJob(compileOp(op.pat, op.out), forced));
         const jobs = lines === undefined ? whole : whole.map((job) => withinLines(job, lines.path, lines));
         scope = lines === undefined ? [] : [scopeLine(lines)];
-        if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
-        let warnings = forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
-        selection = await selectFiles(pi, paths, forced, jobs, { limits: cliLimits() });
-        results = await selection.rewrite();
+        // The CLI checks the arguments while the files are listed and read (a CLI run costs a process
+        // start): its refusal still comes first, whatever reading or rewriting met meanwhile.
+        const checked = (async () => {
+          if (rules !== undefined) await checkArguments(["scan", "--inline-rules", rules], cliLimits());
+          return forced !== undefined ? await checkPatterns(ops, [forced], true) : undefined;
+        })();
+        checked.catch(() => undefined); // awaited below, on every path
+        try {
+          selection = await selectFiles(pi, paths, forced, jobs, { limits: cliLimits() });
+          results = await selection.rewrite();
+        } catch (error) {
+          await checked;
+          throw error;
+        }
+        let warnings = await checked;
         const unmatched = ops.filter((_, index) => results.every((file) => file.byJob[index] === 0));
         if (warnings === undefined && unmatched.length > 0) {
           // The CLI warns only under --lang; the reviewer is told for the languages the pattern was tried on.

@@ -4,7 +4,7 @@
  * holds afterwards (the pool replaces a worker that grew too large). A thrown error comes back as
  * a value, so the pool can tell "the task failed" from "the worker died".
  */
-import { type MessagePort, threadId } from "node:worker_threads";
+import { type MessagePort, threadId, workerData } from "node:worker_threads";
 import { takeObservations, type Observation } from "../ops/observations.js";
 import { withProgressPort } from "./progress.js";
 
@@ -23,6 +23,17 @@ export interface EntryTask {
 export type EntryResult = { threadId: number; heapUsedBytes: number; observations: Observation[] } & (
   { kind: "value"; value: unknown } | { kind: "thrown"; error: string }
 );
+
+/** The pool's warm-up (pool.ts): piscina imports this module, and awaits it, before the worker takes a task. */
+const warmUp = (workerData as { warmUp?: { module: string; export: string } } | null)?.warmUp;
+if (warmUp !== undefined) {
+  try {
+    const module = (await import(warmUp.module)) as Record<string, unknown>;
+    await (module[warmUp.export] as () => Promise<void>)();
+  } catch {
+    // Nothing is lost: the first task loads what it needs, and says what failed.
+  }
+}
 
 export default async function runEntryTask(task: EntryTask): Promise<EntryResult> {
   try {

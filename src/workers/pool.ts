@@ -52,6 +52,13 @@ export interface WorkerPoolOptions {
   entry?: URL;
   /** What a task's thread observed (metrics), handed over with each task's result. */
   onObservations?: (observations: Observation[]) => void;
+  /**
+   * A function each worker runs when it starts, before it takes a task (entry.ts): loading the
+   * modules and building what the tasks will need, so that the first request after the server
+   * starts (or a worker is replaced) does not pay for it. Its failure is ignored (the first task
+   * then meets it, and says it).
+   */
+  warmUp?: { module: URL | string; export: string };
 }
 
 /** The built entry next to this module (dist/src/workers/entry.js). */
@@ -84,6 +91,7 @@ export class WorkerPool {
       // blocking in Atomics.wait.
       atomics: "disabled",
       resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb, maxYoungGenerationSizeMb: settings.youngGenerationMb },
+      ...(options.warmUp ? { workerData: { warmUp: { module: moduleUrl(options.warmUp.module), export: options.warmUp.export } } } : {}),
       // The only place piscina lets us say "not this worker": retiring workers get no task, so
       // terminating one never races a task being handed to it.
       loadBalancer: (_task, workers) => this.#pickWorker(workers),

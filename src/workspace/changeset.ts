@@ -38,7 +38,26 @@ export class ChangeSet {
   /** new path -> old path, for renames (lets commit writers reuse the old blob). */
   private readonly renames = new Map<string, string>();
 
+  /**
+   * The base's bytes of the paths the change set touches, read once: the fingerprint, the diff
+   * and the net changes each read every changed file (a git workspace: one cat-file round trip
+   * each, a large file's bytes every time). The base never changes under a change set.
+   */
+  private readonly baseReads = new Map<string, Promise<Uint8Array>>();
+
   constructor(readonly base: Workspace) {}
+
+  /** The base's bytes of `path` (normalised), as `base.readBytes` gives them, read once. */
+  baseBytes(normal: string): Promise<Uint8Array> {
+    let read = this.baseReads.get(normal);
+    if (read === undefined) {
+      read = this.base.readBytes(normal);
+      this.baseReads.set(normal, read);
+      // A failed read is not kept: the next asks again (and meets the error itself).
+      read.catch(() => this.baseReads.delete(normal));
+    }
+    return read;
+  }
 
   get isEmpty(): boolean {
     return this.changes().length === 0;
@@ -118,10 +137,10 @@ export class ChangeSet {
     for (const change of this.changes()) {
       if (change.kind === "write") {
         const existed = await this.base.exists(change.path);
-        if (existed && sameBytes(await this.base.readBytes(change.path), change.content)) continue;
+        if (existed && sameBytes(await this.baseBytes(change.path), change.content)) continue;
         out.push({ ...change, created: !existed });
       } else if (change.kind === "rename") {
-        const original = await this.base.readBytes(change.from);
+        const original = await this.baseBytes(change.from);
         out.push({ ...change, unchanged: sameBytes(original, change.content) });
       } else {
         if (await this.base.exists(change.path)) out.push(change);
@@ -137,7 +156,7 @@ export class ChangeSet {
       hash.update(change.kind).update("\0");
       if (change.kind === "rename") hash.update(change.from).update("\0");
       const beforePath = change.kind === "rename" ? change.from : change.path;
-      if (await this.base.exists(beforePath)) hash.update(await this.base.readBytes(beforePath));
+      if (await this.base.exists(beforePath)) hash.update(await this.baseBytes(beforePath));
       hash.update("\0");
       if (change.kind !== "delete") hash.update(change.content);
       files[change.path] = hash.digest("hex").slice(0, 16);

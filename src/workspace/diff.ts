@@ -30,13 +30,13 @@ function fileDiff(path: string, from: string, before: Uint8Array | undefined, af
 async function changeDiff(changes: ChangeSet, change: FileChange): Promise<string> {
   switch (change.kind) {
     case "write": {
-      const before = change.created ? undefined : await changes.base.readBytes(change.path);
+      const before = change.created ? undefined : await changes.baseBytes(change.path);
       return fileDiff(change.path, change.path, before, change.content);
     }
     case "delete":
-      return fileDiff(change.path, change.path, await changes.base.readBytes(change.path), undefined);
+      return fileDiff(change.path, change.path, await changes.baseBytes(change.path), undefined);
     case "rename":
-      return fileDiff(change.path, change.from, await changes.base.readBytes(change.from), change.content);
+      return fileDiff(change.path, change.from, await changes.baseBytes(change.from), change.content);
   }
 }
 

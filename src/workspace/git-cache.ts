@@ -98,13 +98,16 @@ export class GitCache {
     const isSha = /^[0-9a-f]{40}$/.test(ref);
     if (!isSha) await checkBranchName(ref);
     const result = await this.locked(gitDir, async () => {
-      if (!existsSync(path.join(gitDir, "HEAD"))) {
+      const created = !existsSync(path.join(gitDir, "HEAD"));
+      if (created) {
         await rm(gitDir, { recursive: true, force: true }); // what a crashed creation left
         await mkdir(gitDir, { recursive: true });
         await runGit(gitDir, ["init", "--bare", "-q"]);
       }
       await touch(gitDir);
-      if (isSha && (await gitSucceeds(gitDir, ["cat-file", "-e", `${ref}^{tree}`]))) return { gitDir, sha: ref, fetched: false };
+      // A repository made just now holds nothing: no git run to ask it.
+      if (isSha && !created && (await gitSucceeds(gitDir, ["cat-file", "-e", `${ref}^{tree}`])))
+        return { gitDir, sha: ref, fetched: false };
       const local = isSha ? `refs/resolve-bot/commits/${ref}` : `refs/resolve-bot/branches/${ref}`;
       const source = isSha ? ref : `refs/heads/${ref}`;
       const env = authorizationEnv(await remote.authorization());
