@@ -4,17 +4,20 @@
  * and when writing starts (so its time limit is per command and its stop reply is true).
  */
 import { forgeAdapter } from "./forges.js";
+import { warmUpTools } from "./tools/warm-up.js";
 import type { ExecuteResult, RequestTask } from "./pipeline/forge.js";
 import { reportCommand, reportWriting } from "./workers/progress.js";
 
 /**
  * What a pool worker does when it starts (workers/pool.ts `warmUp`): loads the GitHub adapter's
- * modules and builds its executor, ~0.6 s that the first request after a start paid before.
- * Only GitHub's: the server that has a pool answers GitHub; the local front end runs in-process.
+ * modules and builds its executor, ~0.6 s that the first request after a start paid before, then
+ * runs the tools' hot code once (tools/warm-up.ts). Only GitHub's: the server that has a pool
+ * answers GitHub; the local front end runs in-process.
  */
 export async function warmUpWorker(): Promise<void> {
   const adapter = await forgeAdapter("github");
   await adapter.warmUp?.(process.env);
+  await warmUpTools();
 }
 
 export async function executeRequestTask({ request, rerun }: RequestTask): Promise<ExecuteResult> {

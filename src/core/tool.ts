@@ -42,6 +42,7 @@ export type WorkspaceReader = Pick<
   | "tryReadText"
   | "tryReadTextIf"
   | "onDisk"
+  | "filesHoldingAll"
 >;
 
 /** Staged writes: allowed only inside a pending action's apply(). */

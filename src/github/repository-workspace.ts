@@ -15,7 +15,7 @@ import type { PipelineLog } from "../pipeline/ports.js";
 import { shortSha } from "../core/revision.js";
 import { UserError } from "../errors.js";
 import { TransientFailure } from "../pipeline/transient.js";
-import { defaultBudgetBytes, GitCache, type GitRemote } from "../workspace/git-cache.js";
+import { defaultBudgetBytes, GitCache, type CachedCommit, type GitRemote } from "../workspace/git-cache.js";
 import { onlyParent, readCommitObject, revertOnto } from "../workspace/git-revert.js";
 import { GitWorkspace } from "../workspace/git-workspace.js";
 import { GitFailure } from "../workspace/safe-git.js";
@@ -97,6 +97,12 @@ export interface RepositoryFiles {
   /** The files at `ref` (a SHA, or a branch name for the default branch). */
   at(repo: RepoRef, ref: string, limits: WorkspaceLimits): Promise<Workspace>;
   /**
+   * Starts bringing pull request `number`'s head into the repository cache before its SHA is
+   * read, when the cache does not hold the repository yet (GitCache.warm); settles when done,
+   * never with an error (the command's own fetch says what went wrong).
+   */
+  warm(repo: RepoRef, number: number): Promise<void>;
+  /**
    * `git revert <commit>` onto `onto`'s revision (undo), in the repository cache: the commit and
    * its parent are fetched by SHA when missing. Refused where there is no cache (tarballs).
    */
@@ -142,6 +148,9 @@ export function repositoryFiles(
   };
   const tarball = (repo: RepoRef, ref: string, limits: WorkspaceLimits) =>
     TarballWorkspace.download(octokit, repo, ref, inMemoryLimits(limits));
+  /** What this request's warm fetched, by repository (GitCache.warm). */
+  const warmed = new Map<string, Promise<CachedCommit | undefined>>();
+  const repoKey = (repo: RepoRef) => `${repo.owner}/${repo.repo}`;
   const remote = (repo: RepoRef): GitRemote => ({
     url: `${webUrl}/${repo.owner}/${repo.repo}.git`,
     location: [host, repo.owner, repo.repo],
@@ -162,11 +171,20 @@ export function repositoryFiles(
       }
       return revertOnto(gitDir, onto, commit);
     },
+    async warm(repo, number) {
+      const cache = setup.cache;
+      if (cache === undefined) return;
+      const warming = cache.warm(remote(repo), number).catch(() => undefined);
+      warmed.set(repoKey(repo), warming);
+      await warming;
+    },
     async at(repo, ref, limits) {
       if (setup.cache === undefined) return tarball(repo, ref, limits);
       let commit;
       try {
-        commit = await setup.cache.commit(remote(repo), ref);
+        // The head this request's warm fetched is there: no need to ask the cache again.
+        const early = await warmed.get(repoKey(repo));
+        commit = early?.sha === ref ? early : await setup.cache.commit(remote(repo), ref);
       } catch (error) {
         log.warn({ err: error }, `resolve-bot could not fetch ${repo.owner}/${repo.repo} at ${ref} with git; reading its tarball instead`);
         return tarball(repo, ref, limits);

@@ -155,6 +155,13 @@ function permissionLevels(octokit: GitHubClient, repo: RepoRef): (login: string)
   };
 }
 
+/** Commands (names as parsed) that read no files of the pull request. */
+const FILELESS = new Set(["help", "pending"]);
+
+function readsFiles(command: string): boolean {
+  return !FILELESS.has(command);
+}
+
 /** The first command the actor may not run, with the permission it needs. */
 async function permissionRefusal(
   levelOf: (login: string) => Promise<PermissionLevel | "none">,
@@ -236,7 +243,17 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
         await new CheckRunStore(octokit, pr, { appId: options.appId, gateCheck: true, commitUrl }).reportBrokenConfig(file, errors);
       },
     },
-    workspace: { at: workspaceAt },
+    workspace: {
+      at: workspaceAt,
+      // Once the actor may run the commands (under the default configuration, as the permission
+      // prefetch reads it): a stranger's comment fetches nothing.
+      prefetch(actor, commands) {
+        if (!commands.some(readsFiles)) return;
+        void permissionRefusal(levelOf, actor, commands, DEFAULT_REPO_CONFIG)
+          .then((refused) => (refused === undefined ? files.warm(repo, request.pullRequest) : undefined))
+          .catch(() => undefined);
+      },
+    },
     history: { applied: (pr) => appliedCommits(octokit, pr) },
     suggest: {
       offer: (pr, label, diff) =>

@@ -124,7 +124,17 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
    * The files at a commit (with the default branch's, for trusted configuration, and `revert`,
    * git's revert of a commit onto them, for undo).
    */
-  workspace: { at(pr: P, sha: string, config: C): Promise<Workspace> };
+  workspace: {
+    at(pr: P, sha: string, config: C): Promise<Workspace>;
+    /**
+     * Starts bringing the pull request's files to where commands read them while the request is
+     * still being decided, if the forge can before the head is read (GitHub: a first fetch of the
+     * repository by the pull request's ref); `at` then finds them there or waits for them. Only
+     * for an actor who may run the commands; a request refused later may leave it running (it only
+     * fills a cache the next command uses).
+     */
+    prefetch?(actor: RequestActor, commands: string[]): void;
+  };
   /** The commits resolve-bot applied on the pull request, newest first (`/resolve undo`); a forge without them leaves it out. */
   history?: { applied(pr: P): Promise<AppliedCommit[]> };
   /** Offers a change as suggested changes (`--as-suggestion`); says where. A forge without suggestions leaves it out. */

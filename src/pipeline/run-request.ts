@@ -158,6 +158,7 @@ async function prepare(
   const reading = ports.pullRequest.read();
   reading.catch(() => undefined); // awaited below: failing before then is not an unhandled rejection
   ports.permission.prefetch?.(request.actor, commands);
+  ports.workspace.prefetch?.(request.actor, commands);
   const loaded = await ports.config.load();
   if (!loaded.ok)
     return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback, reading) };

@@ -22,6 +22,7 @@ import {
   compileOp,
   opJob,
   rewriteFiles,
+  holdsNeedles,
   withinLines,
   type FileRewrite,
   type FileText,
@@ -199,7 +200,7 @@ function rulesJob(yaml: string): Job {
     key: `scan\0${yaml}`,
     mayChange: (file) => langs.has(file.lang) || [...langs].some((lang) => hostsInjected(file.lang, lang)),
     textFree: () => true,
-    mayChangeBytes: () => true,
+    needles: () => undefined,
   };
 }
 
@@ -245,6 +246,10 @@ export async function selectFiles(
     disk !== undefined && scopes !== undefined && readsNoText(jobs, forced, AST_LANGS)
       ? new InPlaceRun(jobs[0]!, disk, scopes, options)
       : undefined;
+  // With --lang the files' language is known before they are listed: the workspace's search for
+  // the jobs' needles runs meanwhile. Otherwise it waits for the listing's languages.
+  const early = forced !== undefined && scopes !== undefined ? byteNarrowing(workspace, jobs, [forced], scopes) : undefined;
+  early?.catch(() => undefined); // awaited below unless the listing fails first
   try {
     const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
     if (unmatched.length > 0) {
@@ -269,15 +274,19 @@ export async function selectFiles(
         throw new UserError(`${path}: the ast-grep CLI does not know the language of this file; pass --lang (e.g. --lang typescript).`);
       }
     }
+    const langs = [...new Set(known.map((file) => file.lang))];
+    const narrowing = early ?? (scopes === undefined ? undefined : byteNarrowing(workspace, jobs, langs, scopes));
+    const holds = narrowing === undefined ? () => true : await narrowing;
     const skipped: SkippedFile[] = [];
     /** A file's text, or why it is skipped (said by `taken`, so the list keeps the files' order). */
     const readFile = async (file: { path: string; lang: AstLang; forced?: true }): Promise<FileText | SkippedFile | undefined> => {
       const { path } = file;
       const named = explicit.has(path);
       // a named file is decoded whatever its bytes: its problems are errors
+      if (!named && !holds(file)) return undefined;
       const text = named
         ? await workspace.tryReadText(path)
-        : await workspace.tryReadTextIf(path, (bytes) => jobs.some((job) => job.mayChangeBytes(file.lang, bytes)));
+        : await workspace.tryReadTextIf(path, (bytes) => jobs.some((job) => holdsNeedles(bytes, job.needles(file.lang))));
       if (text === undefined) return undefined;
       if ("skipped" in text) {
         if (named) throw new UserError(text.skipped);
@@ -331,6 +340,39 @@ export async function selectFiles(
     run?.cancel();
     throw error;
   }
+}
+
+/**
+ * Which files could pass some job's needles (Job.needles), as far as the workspace can tell
+ * without this process reading each file (GitWorkspace: git grep); a file it cannot rule out
+ * passes, and is then read and checked as usual.
+ */
+async function byteNarrowing(
+  workspace: ToolAPI["workspace"],
+  jobs: readonly Job[],
+  langs: readonly AstLang[],
+  scopes: readonly string[],
+): Promise<(file: { path: string; lang: AstLang }) => boolean> {
+  const searches = new Map<string, Promise<ReadonlySet<string> | undefined>>();
+  const anyFile = Promise.resolve(undefined);
+  /** Per language, per job: the files that may hold its needles; undefined where any file may. */
+  const byLang = new Map<AstLang, Array<Promise<ReadonlySet<string> | undefined>>>();
+  for (const lang of langs) {
+    byLang.set(
+      lang,
+      jobs.map((job) => {
+        const needles = job.needles(lang);
+        if (needles === undefined) return anyFile;
+        const key = JSON.stringify(needles);
+        const search = searches.get(key) ?? workspace.filesHoldingAll(needles, scopes);
+        searches.set(key, search);
+        return search;
+      }),
+    );
+  }
+  const sets = new Map<AstLang, Array<ReadonlySet<string> | undefined>>();
+  for (const [lang, pending] of byLang) sets.set(lang, await Promise.all(pending));
+  return (file) => sets.get(file.lang)?.some((set) => set === undefined || set.has(file.path)) ?? true;
 }
 
 /** One job, no forced language, and no prefilter for any of `langs`: the CLI may read files in place. */

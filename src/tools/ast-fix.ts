@@ -137,7 +137,7 @@ const factory: CustomToolFactory = (pi) => {
           mayChange: (file) =>
             langs.has(undefined) || langs.has(file.lang) || [...langs].some((lang) => lang !== undefined && hostsInjected(file.lang, lang)),
           textFree: () => true,
-          mayChangeBytes: () => true,
+          needles: () => undefined,
         };
         const selection = await selectFiles(pi, params?.paths ?? ["."], undefined, [job], {
           limits: cliLimits(),

@@ -12,9 +12,13 @@
  * lock (proper-lockfile) held while it is created or fetched into, and eviction takes it too.
  * Workers on other machines have caches of their own.
  *
+ * A pull request's head may also be fetched by its ref before its SHA is known (`warm`), when the
+ * cache does not hold the repository yet: that first fetch is the whole repository.
+ *
  * Disk is bounded by a budget: after a fetch, repositories are evicted least recently used first
  * until the cache fits, except those used within `inUseMs` (a command may still be reading
- * them): then the cache is over budget for a while, and says so in the log. The checkouts of
+ * them): then the cache is over budget for a while, and says so in the log. Eviction runs after
+ * the fetch, not before the command that fetched reads its files (`idle` awaits it). The checkouts of
  * runs that read files in place count too: each reserves its bytes before it is written, and a
  * run whose checkout would not fit beside the rest copies the files instead.
  */
@@ -94,9 +98,54 @@ export class GitCache {
    * here. A branch is always asked for (it may have moved); a SHA only when missing.
    */
   async commit(remote: GitRemote, ref: string): Promise<CachedCommit> {
-    const gitDir = this.repositoryDir(remote);
     const isSha = /^[0-9a-f]{40}$/.test(ref);
     if (!isSha) await checkBranchName(ref);
+    const cached = await this.withRepository(remote, async (gitDir, created) => {
+      // A repository made just now holds nothing: no git run to ask it.
+      if (isSha && !created && (await gitSucceeds(gitDir, ["cat-file", "-e", `${ref}^{tree}`]))) return { sha: ref, fetched: false };
+      if (isSha) {
+        // The object asked for by name is the one that came (upload-pack sends nothing else under it).
+        await this.fetch(remote, gitDir, ref, `refs/resolve-bot/commits/${ref}`);
+        return { sha: ref, fetched: true };
+      }
+      return { sha: await this.fetchRef(remote, gitDir, `refs/heads/${ref}`, `refs/resolve-bot/branches/${ref}`), fetched: true };
+    });
+    return cached!;
+  }
+
+  /**
+   * Fetches the head of pull request `number` by its ref (`refs/pull/<number>/head`, which GitHub
+   * keeps in the base repository, forks' pull requests included) when the cache does not hold the
+   * repository yet: its first fetch is the whole repository, and it can start before the head's
+   * SHA is read. Once the repository is here, a head is fetched by SHA (commit), and a head that is
+   * here already fetches nothing. Resolves with the commit fetched, or undefined when nothing was.
+   */
+  async warm(remote: GitRemote, number: number): Promise<CachedCommit | undefined> {
+    if (!Number.isSafeInteger(number) || number < 1) throw new Error(`not a pull request number: ${number}`);
+    if (existsSync(path.join(this.repositoryDir(remote), "HEAD"))) return undefined;
+    return this.withRepository(remote, async (gitDir, created) =>
+      created
+        ? { sha: await this.fetchRef(remote, gitDir, `refs/pull/${number}/head`, `refs/resolve-bot/pulls/${number}`), fetched: true }
+        : undefined,
+    );
+  }
+
+  /** Eviction under way after the last fetch (done when this settles). */
+  idle(): Promise<void> {
+    return this.evicting;
+  }
+
+  private evicting: Promise<void> = Promise.resolve();
+
+  /**
+   * `work` on the remote's repository under its lock (created first when missing); after a fetch,
+   * eviction in the background, one at a time.
+   */
+  private async withRepository(
+    remote: GitRemote,
+    work: (gitDir: string, created: boolean) => Promise<{ sha: string; fetched: boolean } | undefined>,
+  ): Promise<CachedCommit | undefined> {
+    const gitDir = this.repositoryDir(remote);
     const result = await this.locked(gitDir, async () => {
       const created = !existsSync(path.join(gitDir, "HEAD"));
       if (created) {
@@ -105,20 +154,28 @@ export class GitCache {
         await runGit(gitDir, ["init", "--bare", "-q"]);
       }
       await touch(gitDir);
-      // A repository made just now holds nothing: no git run to ask it.
-      if (isSha && !created && (await gitSucceeds(gitDir, ["cat-file", "-e", `${ref}^{tree}`])))
-        return { gitDir, sha: ref, fetched: false };
-      const local = isSha ? `refs/resolve-bot/commits/${ref}` : `refs/resolve-bot/branches/${ref}`;
-      const source = isSha ? ref : `refs/heads/${ref}`;
-      const env = authorizationEnv(await remote.authorization());
-      await runGit(gitDir, ["fetch", "--quiet", "--depth=1", "--no-tags", "--no-write-fetch-head", remote.url, `+${source}:${local}`], {
-        env,
-      });
-      const sha = (await runGit(gitDir, ["rev-parse", "--verify", `${local}^{commit}`])).toString("utf8").trim();
-      return { gitDir, sha, fetched: true };
+      return work(gitDir, created);
     });
-    if (result.fetched) await this.evict(gitDir);
-    return result;
+    if (result?.fetched) {
+      this.evicting = this.evicting
+        .then(() => this.evict(gitDir))
+        .catch((error: unknown) => this.options.log?.warn(`repository cache: eviction failed: ${String(error)}`));
+    }
+    return result && { ...result, gitDir };
+  }
+
+  /** Fetches `source` (shallow) into the ref `local`. */
+  private async fetch(remote: GitRemote, gitDir: string, source: string, local: string): Promise<void> {
+    const env = authorizationEnv(await remote.authorization());
+    await runGit(gitDir, ["fetch", "--quiet", "--depth=1", "--no-tags", "--no-write-fetch-head", remote.url, `+${source}:${local}`], {
+      env,
+    });
+  }
+
+  /** Fetches the ref `source` into the ref `local`; resolves with the commit it names now. */
+  private async fetchRef(remote: GitRemote, gitDir: string, source: string, local: string): Promise<string> {
+    await this.fetch(remote, gitDir, source, local);
+    return (await runGit(gitDir, ["rev-parse", "--verify", `${local}^{commit}`])).toString("utf8").trim();
   }
 
   /** Bytes the cache's repositories take on disk, and when each was last used. */
@@ -233,8 +290,28 @@ export class GitCache {
     return true;
   }
 
-  /** Runs `work` holding the lock of `dir` (a repository, or the checkouts), waiting for it. */
+  /** Per locked directory, the last work of this cache queued on it. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `work` holding the lock of `dir` (a repository, or the checkouts), waiting for it. Work
+   * of this cache on one directory is queued here, so it starts as soon as the work before it
+   * ends (the lock file is retried at intervals: what other processes hold).
+   */
   private async locked<T>(dir: string, work: () => Promise<T>): Promise<T> {
+    const queued = (this.queues.get(dir) ?? Promise.resolve()).then(
+      () => this.lockedFile(dir, work),
+      () => this.lockedFile(dir, work),
+    );
+    this.queues.set(dir, queued);
+    try {
+      return await queued;
+    } finally {
+      if (this.queues.get(dir) === queued) this.queues.delete(dir);
+    }
+  }
+
+  private async lockedFile<T>(dir: string, work: () => Promise<T>): Promise<T> {
     await mkdir(path.dirname(dir), { recursive: true });
     const release = await lockfile.lock(dir, {
       realpath: false,

@@ -9,8 +9,8 @@
 import { UserError } from "../errors.js";
 import { BlobReader } from "./blob-reader.js";
 import { formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
-import { normalizePath } from "./paths.js";
-import { runGit } from "./safe-git.js";
+import { normalizePath, normalizeScope } from "./paths.js";
+import { GitFailure, runGit } from "./safe-git.js";
 import { notRegularFile, Workspace, type OnDisk } from "./workspace.js";
 import { checkOut, type CheckoutSpace } from "./checkout.js";
 import { rm } from "node:fs/promises";
@@ -22,7 +22,8 @@ interface Entry {
 }
 
 export class GitWorkspace extends Workspace {
-  private entries?: Map<string, Entry>;
+  /** The listing, read once (concurrent callers share the one `ls-tree`). */
+  private entries?: Promise<Map<string, Entry>>;
   private readonly blobs: BlobReader;
 
   /**
@@ -87,12 +88,41 @@ export class GitWorkspace extends Workspace {
     };
   }
 
+  /**
+   * `git grep` over the commit's blobs (threads, no checkout, nothing decoded here): on a big
+   * repository most files lack a pattern's words, and reading each through `cat-file` only to
+   * rule it out was most of a command's time (bench/README.md). Every blob is searched as text
+   * (`-a`), byte for byte (`-F`, LC_ALL=C), so a file is left out only when it lacks a needle.
+   */
+  override async filesHoldingAll(needles: readonly string[], scopes: readonly string[] = ["."]): Promise<ReadonlySet<string> | undefined> {
+    const wanted = needles.filter((needle) => needle !== "");
+    // git grep matches within lines; a needle with a line break would match nowhere.
+    if (wanted.length === 0 || wanted.some((needle) => /[\n\0]/.test(needle))) return undefined;
+    const args = ["grep", "-l", "-z", "-a", "-F", "--all-match", "--no-color", ...wanted.flatMap((needle) => ["-e", needle])];
+    const pathspecs = scopes.includes(".") ? [] : scopes.map(normalizeScope);
+    const [entries, output] = await Promise.all([this.entryMap(), grepOutput(this.gitDir, [...args, this.revision, "--", ...pathspecs])]);
+    const prefix = `${this.revision}:`;
+    const found = new Set<string>();
+    for (const name of output.toString("utf8").split("\0")) {
+      if (!name.startsWith(prefix)) continue;
+      const path = safePath(name.slice(prefix.length));
+      if (path !== undefined && entries.has(path)) found.add(path);
+    }
+    const inScope = (path: string) => pathspecs.length === 0 || pathspecs.some((scope) => path === scope || path.startsWith(`${scope}/`));
+    for (const [path, entry] of entries) if (entry.size > this.limits.maxFileBytes && inScope(path)) found.add(path);
+    return found;
+  }
+
   protected async listAll(): Promise<string[]> {
     return [...(await this.entryMap()).keys()];
   }
 
-  private async entryMap(): Promise<Map<string, Entry>> {
-    if (this.entries) return this.entries;
+  private entryMap(): Promise<Map<string, Entry>> {
+    this.entries ??= this.readEntries();
+    return this.entries;
+  }
+
+  private async readEntries(): Promise<Map<string, Entry>> {
     const output = await runGit(this.gitDir, ["ls-tree", "-r", "-z", "-l", "--full-tree", this.revision]);
     const entries = new Map<string, Entry>();
     let total = 0;
@@ -112,7 +142,6 @@ export class GitWorkspace extends Workspace {
       );
     }
     this.totalBytes = total;
-    this.entries = entries;
     return entries;
   }
 
@@ -121,6 +150,16 @@ export class GitWorkspace extends Workspace {
     if (entry === undefined) throw notRegularFile(path);
     this.checkSize(path, entry.size);
     return this.blobs.read(entry.blob);
+  }
+}
+
+/** `git grep`'s output (paths given are paths, never patterns); it exits with 1 when nothing matched. */
+async function grepOutput(gitDir: string, args: readonly string[]): Promise<Buffer> {
+  try {
+    return await runGit(gitDir, args, { env: { GIT_LITERAL_PATHSPECS: "1" } });
+  } catch (error) {
+    if (error instanceof GitFailure && error.code === 1 && error.stderr === "") return Buffer.alloc(0);
+    throw error;
   }
 }
 

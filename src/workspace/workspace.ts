@@ -67,6 +67,17 @@ export abstract class Workspace {
    */
   protected abstract readListedFile(normal: string): Promise<Uint8Array>;
 
+  /**
+   * The listed files in `scopes` (paths of files or directories, "." for all) that may hold every
+   * one of `needles` (bytes, no line breaks), found without handing each file to the caller: a
+   * superset of those that do (files over the per-file limit are in it, so that reading them says
+   * why they are skipped). Undefined where that would cost what reading every file costs (the
+   * default).
+   */
+  async filesHoldingAll(_needles: readonly string[], _scopes: readonly string[] = ["."]): Promise<ReadonlySet<string> | undefined> {
+    return undefined;
+  }
+
   /** Where the files lie on disk; undefined for workspaces held in memory. */
   onDisk(): OnDisk | undefined {
     return undefined;

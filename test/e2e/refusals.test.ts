@@ -52,6 +52,22 @@ test.each([
   expect(runsOn(bot, REPO, headSha)).toEqual([]);
 });
 
+test("a commenter who may not run the command fetches nothing; one who may, fetches the repository", async () => {
+  // A repository nobody has used the bot on: the cache does not hold it, so a command's first fetch may start early.
+  await bot.gh.createRepo("acme", "fresh", FILES);
+  bot.gh.setPermission("acme/fresh", "alice", "write");
+  bot.gh.setPermission("acme/fresh", "rita", "read");
+  const pr = await bot.gh.createPullRequest({ repo: "acme/fresh", head: "topic", user: "alice", commits: [{ files: { "n.md": "n\n" } }] });
+  bot.gh.clearLog();
+  const refused = await comment(bot, "acme/fresh", pr.number, "rita", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'");
+  expect(refused.reply.startsWith("Sorry, `/ast-edit` needs write permission on this repository, and rita has read.")).toBe(true);
+  await settled(bot);
+  expect(bot.gh.gitRequests()).toEqual([]);
+  const previewed = await comment(bot, "acme/fresh", pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'x($$$A)'");
+  expect(previewed.done).toBe("rocket");
+  expect(bot.gh.gitRequests().length).toBeGreaterThan(0);
+});
+
 test("bad arguments list every error and the usage generated from the schema", async () => {
   const result = await comment(bot, REPO, prNumber, "alice", "/rename-symbol onlyone --nope");
   expect(result.reply).toContain("- Unknown option --nope.");

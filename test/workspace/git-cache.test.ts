@@ -108,12 +108,14 @@ test("over its budget, the least recently used repository not in use is evicted"
   const cache = new GitCache({ root, budgetBytes: 300 * 1024, inUseMs: 0 });
   const first = await cache.commit(remote(REPO), widgets);
   const second = await cache.commit(remote("acme/gadgets"), gadgets);
+  await cache.idle(); // eviction runs after the fetch, off the command's way
   expect(existsSync(first.gitDir)).toBe(false);
   expect(existsSync(second.gitDir)).toBe(true);
   expect((await cache.usage()).map((repo) => repo.gitDir)).toEqual([second.gitDir]);
   // In use (used within inUseMs): kept, over budget.
   const busy = new GitCache({ root, budgetBytes: 300 * 1024, inUseMs: 60_000 });
   const back = await busy.commit(remote(REPO), widgets);
+  await busy.idle();
   expect(back.fetched).toBe(true);
   expect(existsSync(back.gitDir) && existsSync(second.gitDir)).toBe(true);
 });
@@ -212,6 +214,28 @@ test("eviction counts the checkouts of running runs: a repository not in use goe
   const reservation = await cache.checkouts.reserve(cache.checkouts.directory(), repositories * 2);
   expect(reservation).toBeDefined();
   const gadgets = await cache.commit(remote("acme/gadgets"), (await gh.branchSha("acme/gadgets", "main"))!);
+  await cache.idle();
   expect([existsSync(unused.gitDir), existsSync(gadgets.gitDir)]).toEqual([false, true]);
   await reservation!.release();
+});
+
+test("a pull request's head is fetched by its ref while the cache does not hold the repository; then by SHA, and a head already here fetches nothing", async () => {
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const pr = await gh.createPullRequest({ repo: REPO, head: "warm-topic", user: "alice", commits: [{ files: { "NOTES.md": "n\n" } }] });
+  const warmed = await cache.warm(remote(REPO), pr.number);
+  expect(warmed).toEqual({ gitDir: path.join(root, "repos", gh.host, "acme", "widgets.git"), sha: pr.headSha, fetched: true });
+  expect(uploadPacks().length).toBeGreaterThan(0);
+  gh.clearLog();
+  // The head is here: asking for it by SHA fetches nothing; warming a repository the cache holds neither.
+  expect(await cache.commit(remote(REPO), pr.headSha)).toMatchObject({ sha: pr.headSha, fetched: false });
+  expect(await cache.warm(remote(REPO), pr.number)).toBeUndefined();
+  expect(gh.gitRequests()).toEqual([]);
+  await expect(cache.warm(remote(REPO), 0)).rejects.toThrow("not a pull request number: 0");
+});
+
+test("a warm that fails leaves the command's own fetch to say why: the repository is fetched by SHA as before", async () => {
+  const cache = new GitCache({ root, budgetBytes: 1024 * 1024 * 1024, inUseMs: 60_000 });
+  const head = (await gh.branchSha(REPO, "main"))!;
+  await expect(cache.warm(remote(REPO), 999)).rejects.toThrow(/git fetch failed/);
+  expect(await cache.commit(remote(REPO), head)).toMatchObject({ sha: head, fetched: true });
 });

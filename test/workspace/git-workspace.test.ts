@@ -104,4 +104,37 @@ describe("GitWorkspace", () => {
     expect(first).toBe(large);
     expect(second).toBe("small\n");
   });
+
+  test("filesHoldingAll: the files holding every needle, byte for byte, binary ones too; files over the per-file limit always; undefined for what git grep cannot search", async () => {
+    const { gitDir, sha } = bareRepo([
+      { path: "src/a.ts", mode: "100644", content: "Effect.succeed(1)\n" },
+      { path: "src/split.ts", mode: "100644", content: "// Effect\nsucceed\n" },
+      { path: "src/case.ts", mode: "100644", content: "effect.SUCCEED(1)\n" },
+      { path: "src/one.ts", mode: "100644", content: "Effect only\n" },
+      { path: "données/é.ts", mode: "100644", content: "Effect.succeed(2)\n" },
+      { path: "blob.bin", mode: "100644", content: Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from("Effect succeed")]) },
+      { path: "big.ts", mode: "100644", content: "x".repeat(101) },
+      { path: "link", mode: "120000", content: "Effect succeed" },
+    ]);
+    made.push(gitDir);
+    const workspace = new GitWorkspace(gitDir, sha, LIMITS);
+    const sorted = async (needles: string[]) => {
+      const found = await workspace.filesHoldingAll(needles);
+      return found === undefined ? undefined : [...found].sort();
+    };
+    // Every needle somewhere in the file, not on one line; the over-limit file is kept so that reading it says why it is skipped.
+    expect(await sorted(["Effect", "succeed"])).toEqual(["big.ts", "blob.bin", "données/é.ts", "src/a.ts", "src/split.ts"]);
+    expect(await sorted(["Effect.succeed(", ""])).toEqual(["big.ts", "données/é.ts", "src/a.ts"]);
+    expect(await sorted(["nowhere"])).toEqual(["big.ts"]);
+    // Within paths (literal: `*` is a character of a name here, as in the listing).
+    expect([...(await workspace.filesHoldingAll(["Effect"], ["src", "données"]))!].sort()).toEqual(
+      ["données/é.ts", "src/a.ts", "src/split.ts", "src/one.ts"].sort(),
+    );
+    expect([...(await workspace.filesHoldingAll(["Effect"], ["src/a.ts"]))!]).toEqual(["src/a.ts"]);
+    expect([...(await workspace.filesHoldingAll(["Effect"], ["s*"]))!]).toEqual([]);
+    expect([...(await workspace.filesHoldingAll(["nowhere"], [".", "src"]))!]).toEqual(["big.ts"]);
+    expect(await sorted(["a\nb"])).toBeUndefined();
+    expect(await sorted([])).toBeUndefined();
+    expect(await sorted([""])).toBeUndefined();
+  });
 });

@@ -92,16 +92,22 @@ export function mayMatchOp(op: CompiledOp, lang: AstLang, text: string): boolean
 }
 
 /**
- * Whether the bytes of a file of `lang` hold each word of the (prepared) op and each token chain's
- * first token. In the JavaScript family words are case-sensitive, and a string occurs in the
- * decoded text exactly when its UTF-8 bytes occur in the file (UTF-8 resynchronises after invalid
- * bytes), so false here means mayMatchOp is false. Other languages compare words
- * case-insensitively: no check.
+ * Strings the bytes of a file of `lang` hold when the (prepared) op may match in it: each word
+ * and each token chain's first token. In the JavaScript family words are case-sensitive, and a
+ * string occurs in the decoded text exactly when its UTF-8 bytes occur in the file (UTF-8
+ * resynchronises after invalid bytes), so a file lacking one cannot pass mayMatchOp. Other
+ * languages compare words case-insensitively: none (undefined).
  */
-function mayHoldBytes(op: CompiledOp, lang: AstLang, bytes: Uint8Array): boolean {
-  if (!isJavaScriptFamily(lang)) return true;
+function opNeedles(op: CompiledOp, lang: AstLang): string[] | undefined {
+  if (!isJavaScriptFamily(lang)) return undefined;
+  return [...op.words.get(lang)!, ...op.chains.get(lang)!.map((chain) => chain[0]!)];
+}
+
+/** Whether `bytes` hold every one of `needles` (undefined: no needles, so yes). */
+export function holdsNeedles(bytes: Uint8Array, needles: readonly string[] | undefined): boolean {
+  if (needles === undefined) return true;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return op.words.get(lang)!.every((word) => buffer.includes(word)) && op.chains.get(lang)!.every((chain) => buffer.includes(chain[0]!));
+  return needles.every((needle) => buffer.includes(needle));
 }
 
 /** A file as the jobs see it. */
@@ -125,10 +131,11 @@ export interface Job {
   /** True when mayChange does not look at the text of files of `lang` (no prefilter for them). */
   textFree(lang: AstLang): boolean;
   /**
-   * False when a file's bytes already show that mayChange would say false, so the file need not
-   * be decoded (a cheaper, weaker prefilter; never false where mayChange could be true).
+   * Strings the bytes of every file of `lang` that mayChange lets through hold (holdsNeedles: a
+   * cheaper, weaker prefilter, checked before a file is decoded, or by the workspace without
+   * reading each file here); undefined when there are none.
    */
-  mayChangeBytes(lang: AstLang, bytes: Uint8Array): boolean;
+  needles(lang: AstLang): readonly string[] | undefined;
   /** Whether a match (UTF-8 byte offsets in `file.text`) is applied; all are when absent. Part of `key`. */
   keepMatch?(file: FileText, offsets: { start: number; end: number }): boolean;
 }
@@ -174,9 +181,9 @@ export function opJob(op: CompiledOp, lang?: AstLang): Job {
       prepareOp(op, lang);
       return op.words.get(lang)!.length === 0 && op.chains.get(lang)!.length === 0;
     },
-    mayChangeBytes(lang, bytes) {
+    needles(lang) {
       prepareOp(op, lang);
-      return mayHoldBytes(op, lang, bytes);
+      return opNeedles(op, lang);
     },
   };
 }
@@ -262,14 +269,16 @@ function resultKey(job: Job, file: FileText): string {
 
 /**
  * When the CLI gets files: as soon as it is idle and at least this much has been collected (or
- * reading is over). The first run then starts while most files are still being read, and each
- * later run takes everything read during the one before, so runs grow as reading outpaces the
- * CLI and there are few of them (each costs a spawn, and a tail where one of the CLI's threads
- * idles on the last big file). A size, not a file count: the first 100 files of a sorted listing
- * can be megabytes.
+ * reading is over). On a big repository the first run then starts while most files are still
+ * being read, and each later run takes everything read during the one before, so runs grow as
+ * reading outpaces the CLI and there are few of them (each costs a spawn, and a tail where one of
+ * the CLI's threads idles on the last big file). Below this, one run takes every file: a first
+ * run started on a few files makes the big files of two runs parse one after the other instead
+ * of side by side (effect's Schema.ts and internal/stream.ts, 0.15 s each: bench/README.md). A
+ * size, not a file count: the first 100 files of a sorted listing can be megabytes.
  */
-const START_CHARS = 256 * 1024;
-const START_FILES = 200;
+const START_CHARS = 4 * 1024 * 1024;
+const START_FILES = 1000;
 /** How long reading may keep the event loop from noticing a CLI run's end. */
 const EVENT_LOOP_TURN_MS = 3;
 

@@ -4,6 +4,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -79,8 +80,19 @@ export function isSha(s: string): boolean {
   return /^[0-9a-f]{40}$/.test(s);
 }
 
+/** A ref name read straight from the repository's files: `refs/` and plain components only (anything else asks git). */
+const PLAIN_REF = /^refs\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
 export class GitStore {
   private readonly locks = new Map<string, Promise<unknown>>();
+  /**
+   * What is known of objects, which never change: types, parsed commits and commit counts by
+   * repository and SHAs. Reads of refs and objects are most of the emulator's requests, and a git process per
+   * read was most of its CPU, taken from the bot under test on the same cores.
+   */
+  private readonly types = new Map<string, string>();
+  private readonly commits = new Map<string, CommitInfo>();
+  private readonly counts = new Map<string, number>();
 
   private constructor(readonly root: string) {}
 
@@ -172,8 +184,14 @@ export class GitStore {
   /** `blob`, `tree`, `commit`, `tag`, or undefined when the object does not exist. */
   async objectType(gitDir: string, sha: string): Promise<string | undefined> {
     if (!/^[0-9a-f]{4,40}$/.test(sha)) return undefined;
+    const key = `${gitDir}\0${sha}`;
+    const known = this.types.get(key);
+    if (known !== undefined) return known;
     const r = await this.run(gitDir, ["cat-file", "-t", sha], { okCodes: [128, 1] });
-    return r.code === 0 ? r.stdout.toString("utf8").trim() : undefined;
+    if (r.code !== 0) return undefined;
+    const type = r.stdout.toString("utf8").trim();
+    if (isSha(sha)) this.types.set(key, type);
+    return type;
   }
 
   /** Resolve a branch, tag, full ref or sha to an object of the wanted type. */
@@ -181,6 +199,10 @@ export class GitStore {
     if (!rev || rev.startsWith("-") || /[\s~^:?*[\\]|\.\./.test(rev)) return undefined;
     const candidates = rev.startsWith("refs/") || isSha(rev) ? [rev] : [`refs/heads/${rev}`, `refs/tags/${rev}`, rev];
     for (const c of candidates) {
+      // A ref or SHA naming a commit, and a commit wanted: known without git.
+      const direct = type === "commit" ? (isSha(c) ? c : readRef(gitDir, c)) : undefined;
+      if (direct === null) continue;
+      if (direct !== undefined && (await this.objectType(gitDir, direct)) === "commit") return direct;
       const r = await this.run(gitDir, ["rev-parse", "--verify", "--quiet", `${c}^{${type}}`], { okCodes: [1, 128] });
       if (r.code === 0) return r.stdout.toString("utf8").trim();
     }
@@ -188,6 +210,8 @@ export class GitStore {
   }
 
   async refSha(gitDir: string, ref: string): Promise<string | undefined> {
+    const direct = readRef(gitDir, ref);
+    if (direct !== undefined) return direct ?? undefined;
     const r = await this.run(gitDir, ["rev-parse", "--verify", "--quiet", ref], { okCodes: [1, 128] });
     return r.code === 0 ? r.stdout.toString("utf8").trim() : undefined;
   }
@@ -210,6 +234,17 @@ export class GitStore {
 
   async deleteRef(gitDir: string, ref: string): Promise<void> {
     await this.run(gitDir, ["update-ref", "-d", ref]);
+  }
+
+  /** How many commits `head` has that `base` has not (`rev-list --count head ^base`; 0 when either is unknown). */
+  async commitsBetween(gitDir: string, base: string, head: string): Promise<number> {
+    const key = `${gitDir}\0${base}..${head}`;
+    const known = this.counts.get(key);
+    if (known !== undefined) return known;
+    const out = await this.run(gitDir, ["rev-list", "--count", head, `^${base}`], { okCodes: [128] });
+    const count = Number(out.stdout.toString("utf8").trim()) || 0;
+    if (out.code === 0 && isSha(base) && isSha(head)) this.counts.set(key, count);
+    return count;
   }
 
   async isAncestor(gitDir: string, ancestor: string, descendant: string): Promise<boolean> {
@@ -299,6 +334,15 @@ export class GitStore {
   }
 
   async readCommit(gitDir: string, sha: string): Promise<CommitInfo> {
+    const key = `${gitDir}\0${sha}`;
+    const known = this.commits.get(key);
+    if (known !== undefined) return structuredClone(known);
+    const info = await this.parseCommit(gitDir, sha);
+    if (isSha(sha)) this.commits.set(key, structuredClone(info));
+    return info;
+  }
+
+  private async parseCommit(gitDir: string, sha: string): Promise<CommitInfo> {
     const raw = await this.text(gitDir, ["cat-file", "commit", sha]);
     const split = raw.indexOf("\n\n");
     const header = split >= 0 ? raw.slice(0, split) : raw;
@@ -368,4 +412,32 @@ export class GitStore {
       committer: opts.committer ?? opts.author,
     });
   }
+}
+
+/**
+ * A ref's value as git keeps it in a bare repository's files: the loose ref (following a
+ * symbolic one), else its line in `packed-refs`. null: no such ref; undefined: not a name read
+ * this way, or a file this does not read (git is asked instead).
+ */
+function readRef(gitDir: string, ref: string, depth = 0): string | null | undefined {
+  if (depth > 5 || !PLAIN_REF.test(ref) || ref.split("/").some((part) => part.endsWith(".lock") || part.includes(".."))) return undefined;
+  let loose: string;
+  try {
+    loose = readFileSync(path.join(gitDir, ref), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+    let packed: string;
+    try {
+      packed = readFileSync(path.join(gitDir, "packed-refs"), "utf8");
+    } catch (packedError) {
+      return (packedError as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
+    }
+    const line = packed.split("\n").find((entry) => entry.endsWith(` ${ref}`) && !entry.startsWith("#"));
+    const sha = line?.slice(0, line.indexOf(" "));
+    return sha === undefined ? null : isSha(sha) ? sha : undefined;
+  }
+  const value = loose.trim();
+  if (isSha(value)) return value;
+  if (value.startsWith("ref: ")) return readRef(gitDir, value.slice(5), depth + 1);
+  return undefined;
 }

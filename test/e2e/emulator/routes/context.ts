@@ -54,11 +54,7 @@ export class RouteContext {
 
   async pullJson(pr: PullRequest): Promise<Record<string, unknown>> {
     const { headSha, baseSha } = await this.pullShas(pr);
-    let commits = 0;
-    if (headSha && baseSha) {
-      const out = await this.git.run(pr.repo.gitDir, ["rev-list", "--count", headSha, `^${baseSha}`], { okCodes: [128] });
-      commits = Number(out.stdout.toString("utf8").trim()) || 0;
-    }
+    const commits = headSha && baseSha ? await this.git.commitsBetween(pr.repo.gitDir, baseSha, headSha) : 0;
     return this.shapes.pull(pr, { headSha, baseSha, commits, authorAssociation: this.authorAssociation(pr.repo, pr.user) });
   }
 
