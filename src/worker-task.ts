@@ -11,13 +11,15 @@ import { reportCommand, reportWriting } from "./workers/progress.js";
 /**
  * What a pool worker does when it starts (workers/pool.ts `warmUp`): loads the GitHub adapter's
  * modules and builds its executor, ~0.6 s that the first request after a start paid before, then
- * runs the tools' hot code once (tools/warm-up.ts). Only GitHub's: the server that has a pool
+ * starts running the tools' hot code (tools/warm-up.ts). Only GitHub's: the server that has a pool
  * answers GitHub; the local front end runs in-process.
  */
 export async function warmUpWorker(): Promise<void> {
   const adapter = await forgeAdapter("github");
   await adapter.warmUp?.(process.env);
-  await warmUpTools();
+  // Not awaited: the worker takes tasks meanwhile (a command right after a start waits for one
+  // step of it at most, not for all of it).
+  void warmUpTools().catch(() => undefined);
 }
 
 export async function executeRequestTask({ request, rerun }: RequestTask): Promise<ExecuteResult> {
