@@ -40,6 +40,7 @@ test("runRequest hands a transient failure back instead of apologising: no reply
     // read while the configuration is (run-request.ts): it answers, the configuration fails
     pullRequest: { read: async () => ({ number: 3, headSha: "a".repeat(40), state: "open", merged: false }) },
     permission: { refusal: async () => undefined },
+    workspace: { at: () => Promise.reject(new Error("no files are read here")) },
     transient: transientFailure,
     reply: { send: async (reply: unknown) => void said.push(reply), finish: async (ok: boolean) => void said.push(ok) },
     log: { warn: (details: unknown) => logged.push(details), error: (details: unknown) => logged.push(details) },
