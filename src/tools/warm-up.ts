@@ -1,9 +1,10 @@
 /**
  * A worker thread's warm-up of the tools' hot JavaScript: the prefilter (words, token chains, the
  * comment lexer), splicing, and the change set's fingerprint and diff, run on a made-up TypeScript
- * file in memory. V8 first runs code in its interpreter: on effect's src the prefilter took 97 ms
- * cold and ~30 ms warm, jsdiff over the 16 files an edit changed 85 ms cold and 28 ms warm
- * (bench/README.md). No CLI run (a process start), nothing kept.
+ * file in memory. V8 first runs code in its interpreter: jsdiff over the 16 files an edit of
+ * effect's src changed took 67–77 ms cold and 24 ms after this warm-up (bench/README.md). The
+ * prefilter's first run over those files (57–76 ms, ~25 ms after) did not get faster with it: what
+ * it pays first is not found here. No CLI run (a process start), nothing kept.
  */
 import { describeAction } from "../core/fingerprint.js";
 import { ChangeSet } from "../workspace/changeset.js";
