@@ -9,7 +9,7 @@
 import { UserError } from "../errors.js";
 import { BlobReader } from "./blob-reader.js";
 import { formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
-import { normalizePath, normalizeScope } from "./paths.js";
+import { normalizePath, normalizeScope, withinScope } from "./paths.js";
 import { GitFailure, runGit } from "./safe-git.js";
 import { notRegularFile, Workspace, type OnDisk } from "./workspace.js";
 import { checkOut, type CheckoutSpace } from "./checkout.js";
@@ -108,8 +108,10 @@ export class GitWorkspace extends Workspace {
       const path = safePath(name.slice(prefix.length));
       if (path !== undefined && entries.has(path)) found.add(path);
     }
-    const inScope = (path: string) => pathspecs.length === 0 || pathspecs.some((scope) => path === scope || path.startsWith(`${scope}/`));
-    for (const [path, entry] of entries) if (entry.size > this.limits.maxFileBytes && inScope(path)) found.add(path);
+    for (const [path, entry] of entries) {
+      if (entry.size > this.limits.maxFileBytes && (pathspecs.length === 0 || pathspecs.some((scope) => withinScope(path, scope))))
+        found.add(path);
+    }
     return found;
   }
 

@@ -30,3 +30,8 @@ export function normalizeScope(input: string): string {
   if (trimmed === "" || trimmed === ".") return ".";
   return normalizePath(input);
 }
+
+/** Whether the (normalised) path lies in the (normalised) scope: "." is everything; else the scope itself or below it. */
+export function withinScope(path: string, scope: string): boolean {
+  return scope === "." || path === scope || path.startsWith(`${scope}/`);
+}

@@ -5,7 +5,7 @@
 import picomatch from "picomatch";
 import { isBinaryFileSync } from "isbinaryfile";
 import { UserError } from "../errors.js";
-import { normalizePath, normalizeScope } from "./paths.js";
+import { normalizePath, normalizeScope, withinScope } from "./paths.js";
 import { defaultLimits, formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
 import type { ChangeSet } from "./changeset.js";
 
@@ -142,9 +142,7 @@ export abstract class Workspace {
       return all.filter((file) => isMatch(file) && !file.startsWith(".git/"));
     }
     const scope = normalizeScope(pattern);
-    if (scope === ".") return all;
-    const prefix = `${scope}/`;
-    return all.filter((file) => file === scope || file.startsWith(prefix));
+    return all.filter((file) => withinScope(file, scope));
   }
 
   /** The bytes of a file; a missing or over-limit file is a UserError. */
