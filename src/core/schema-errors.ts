@@ -9,8 +9,12 @@ function shown(value: unknown): string {
   if (Array.isArray(value)) return `${value.length} value${value.length === 1 ? "" : "s"}`;
   if (value === null) return "nothing";
   if (typeof value === "object") return "a map";
-  return String(value);
+  // Numbers and booleans (all that is left of YAML or JSON) as written.
+  return JSON.stringify(value) ?? "nothing";
 }
+
+/** TypeBox schemas are JSON Schema: unions are read by their keywords, so plain JSON schemas read the same. */
+type JsonSchema = Record<string, unknown>;
 
 /** A union's (or enum's) members, nested unions flattened: `anyOf`, or `enum` as literals. */
 function members(schema: JsonSchema): JsonSchema[] {
@@ -20,9 +24,6 @@ function members(schema: JsonSchema): JsonSchema[] {
   if (schema.type === "boolean") return [{ const: true }, { const: false }];
   return [schema];
 }
-
-/** TypeBox schemas are JSON Schema: unions are read by their keywords, so plain JSON schemas read the same. */
-type JsonSchema = Record<string, unknown>;
 
 const isLiteral = (schema: JsonSchema) => schema.const !== undefined;
 
@@ -51,7 +52,7 @@ function kind(schema: JsonSchema): string {
     case "object":
       return "a map";
     default:
-      return "something else";
+      return "a value of another kind";
   }
 }
 
@@ -66,7 +67,7 @@ function either(words: string[]): string {
  */
 export function allowedByUnion(schema: JsonSchema): string {
   const all = members(schema);
-  const values = all.filter(isLiteral).map((member) => member.const as unknown);
+  const values = all.filter(isLiteral).map((member) => member.const);
   const kinds = [...new Set(all.filter((member) => !isLiteral(member)).map(kind))];
   if (kinds.length === 0) return values.length === 1 ? String(values[0]) : `one of ${values.join(", ")}`;
   return either([...kinds, ...values.map((value) => JSON.stringify(value))]);
