@@ -70,7 +70,8 @@ function changedRuns(units: string[][]): Run[] {
 /**
  * One changed run as a suggestion on exactly its head lines (a pure insertion takes a neighbouring
  * unchanged line into its range and body, whichever side is in the diff), or undefined when GitHub
- * could not take it as one. `oldLine[i]` is the head's line number of old-side unit i.
+ * could not take it as one. `oldLine[i]` is the head's line number of old-side unit i; lines up to
+ * `taken` belong to an earlier suggestion (two insertions around one line cannot both anchor on it).
  */
 function suggestion(
   path: string,
@@ -78,6 +79,7 @@ function suggestion(
   run: Run,
   oldLine: number[],
   ranges: Array<[number, number]>,
+  taken: number,
 ): SuggestionComment | undefined {
   const changed = units.slice(run.from, run.to);
   // A missing final newline cannot be suggested.
@@ -95,7 +97,7 @@ function suggestion(
     if (after && !isChange(after) && after.length === 1)
       candidates.push({ start: oldLine[run.to]!, end: oldLine[run.to]!, lines: [...added, text(after)] });
   }
-  const inDiff = candidates.find(({ start, end }) => ranges.some(([from, to]) => start >= from && end <= to));
+  const inDiff = candidates.find(({ start, end }) => start > taken && ranges.some(([from, to]) => start >= from && end <= to));
   if (!inDiff) return undefined;
   const body = fenced("suggestion", inDiff.lines);
   if (body.length > COMMENT_LIMIT) return undefined;
@@ -145,12 +147,17 @@ export function planSuggestions(patch: string, prFiles: Array<{ filename: string
     const ranges = diffLineRanges(prFile.patch);
     const left: Hunk[] = [];
     const shift = { lines: 0 };
+    let taken = 0;
     for (const hunk of file.hunks) {
       let line = hunk.oldStart ?? hunk.newStart;
       const oldLine = hunk.units.map((unit) => (isOld(unit) ? line++ : line));
       const runs = changedRuns(hunk.units);
-      const offered = runs.map((run) => suggestion(file.path, hunk.units, run, oldLine, ranges));
-      for (const comment of offered) if (comment) comments.push(comment);
+      const offered = runs.map((run) => {
+        const comment = suggestion(file.path, hunk.units, run, oldLine, ranges, taken);
+        if (comment) comments.push(comment);
+        taken = comment?.line ?? taken;
+        return comment;
+      });
       left.push(...restPieces(hunk, runs, offered.map(Boolean), oldLine, shift));
     }
     if (left.length > 0 || file.hunks.length === 0) rest.push({ file, hunks: left });

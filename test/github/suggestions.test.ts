@@ -118,6 +118,15 @@ test("a pure insertion takes the line before it into its range, or the line afte
   expect(gitApply(HEAD, none.rest)).toBe(after);
 });
 
+test("two insertions around one line: the line anchors only one of them, the other stays in the patch", () => {
+  const patch = filePatch("@@ -3,3 +3,5 @@", " three", "+three and a half", " four", "+four and a half", " five");
+  const plan = planSuggestions(patch, prDiff([4, 4]));
+  expect(plan.comments).toEqual([{ path: "f.txt", line: 4, side: "RIGHT", body: "```suggestion\nthree and a half\nfour\n```" }]);
+  const edited = "one\ntwo\nthree\nthree and a half\nfour\nfour and a half\nfive\nsix\nseven\neight\nnine\nten\n";
+  expect(commitSuggestions(gitApply(HEAD, plan.rest), plan.comments)).toBe(edited);
+  expect(gitApply(commitSuggestions(HEAD, plan.comments), plan.rest)).toBe(edited);
+});
+
 test("a deletion is an empty suggestion on the deleted lines", () => {
   const patch = filePatch("@@ -2,7 +2,5 @@", " two", " three", " four", "-five", "-six", " seven", " eight", " nine");
   const plan = planSuggestions(patch, prDiff([5, 6]));
