@@ -2,16 +2,75 @@
  * TypeBox's validation errors in words for the person who typed the command:
  * `needs at least 2 values (got 1)` rather than `expected array length to be greater or equal to 2`.
  */
-import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/value";
 
 function shown(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : Array.isArray(value) ? `${value.length} values` : String(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `${value.length} value${value.length === 1 ? "" : "s"}`;
+  if (value === null) return "nothing";
+  if (typeof value === "object") return "a map";
+  // Numbers and booleans (all that is left of YAML or JSON) as written.
+  return JSON.stringify(value) ?? "nothing";
 }
 
-function literals(schema: TSchema): unknown[] {
-  const members = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : [];
-  return members.map((member) => member.const as unknown).filter((value) => value !== undefined);
+/** TypeBox schemas are JSON Schema: unions are read by their keywords, so plain JSON schemas read the same. */
+type JsonSchema = Record<string, unknown>;
+
+/** A union's (or enum's) members, nested unions flattened: `anyOf`, or `enum` as literals. */
+function members(schema: JsonSchema): JsonSchema[] {
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).flatMap(members);
+  if (Array.isArray(schema.enum)) return (schema.enum as unknown[]).map((value) => ({ const: value }));
+  // Among other members, true and false read best as the two values they are.
+  if (schema.type === "boolean") return [{ const: true }, { const: false }];
+  return [schema];
+}
+
+const isLiteral = (schema: JsonSchema) => schema.const !== undefined;
+
+/** What a (non-literal) schema takes, as a noun phrase: "a whole number of at least 1". */
+function kind(schema: JsonSchema): string {
+  const [min, max] = [schema.minimum, schema.maximum].map((bound) => (typeof bound === "number" ? bound : undefined));
+  const bounded = (noun: string) =>
+    min !== undefined && max !== undefined
+      ? `${noun} from ${min} to ${max}`
+      : min !== undefined
+        ? `${noun} of at least ${min}`
+        : max !== undefined
+          ? `${noun} of at most ${max}`
+          : noun;
+  switch (schema.type) {
+    case "integer":
+      return bounded("a whole number");
+    case "number":
+      return bounded("a number");
+    case "string":
+      return (schema.minLength as number | undefined) ? "text that is not empty" : "text";
+    case "null":
+      return "nothing";
+    case "array":
+      return "a list";
+    case "object":
+      return "a map";
+    default:
+      return "a value of another kind";
+  }
+}
+
+/** "a, b or c" */
+function either(words: string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+/**
+ * What a union (or enum) allows, derived from its members: `one of read, write` when all are
+ * values, `a whole number or "off"` when some are types.
+ */
+export function allowedByUnion(schema: JsonSchema): string {
+  const all = members(schema);
+  const values = all.filter(isLiteral).map((member) => member.const);
+  const kinds = [...new Set(all.filter((member) => !isLiteral(member)).map(kind))];
+  if (kinds.length === 0) return values.length === 1 ? String(values[0]) : `one of ${values.join(", ")}`;
+  return either([...kinds, ...values.map((value) => JSON.stringify(value))]);
 }
 
 /** What is wrong, without the parameter's name (the caller puts it in front). */
@@ -41,11 +100,14 @@ export function describeSchemaError(error: Pick<ValueError, "type" | "schema" | 
       return `must be text (got ${shown(value)})`;
     case ValueErrorType.StringMinLength:
       return (schema.minLength as number) === 1 ? "must not be empty" : `needs at least ${schema.minLength} characters`;
-    case ValueErrorType.Union: {
-      const allowed = literals(schema);
-      if (allowed.length > 0) return `must be one of ${allowed.join(", ")} (got ${shown(value)})`;
-      return error.message.toLowerCase();
-    }
+    case ValueErrorType.Union:
+      return `must be ${allowedByUnion(schema)} (got ${shown(value)})`;
+    case ValueErrorType.Literal:
+      return `must be ${String(schema.const)} (got ${shown(value)})`;
+    case ValueErrorType.Array:
+      return `must be a list (got ${shown(value)})`;
+    case ValueErrorType.Object:
+      return `must be a map (got ${shown(value)})`;
     default:
       return error.message.toLowerCase();
   }

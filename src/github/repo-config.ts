@@ -6,6 +6,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { normaliseCommandName } from "../core/commands.js";
+import { describeSchemaError } from "../core/schema-errors.js";
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type Steering } from "../core/context.js";
 import type { WorkspaceLimits } from "../workspace/limits.js";
 
@@ -94,7 +95,7 @@ export interface ConfigProblem {
   isKey?: true;
 }
 
-/** What the schema refuses in a configuration, worded as the gate check words it. */
+/** What the schema refuses in a configuration, worded as the gate check words it (and as tool parameters are). */
 export function schemaProblems(raw: unknown): ConfigProblem[] {
   const problems = [...Value.Errors(RepoConfigSchema, raw ?? {})].map((error) => {
     // A JSON pointer: `/limits/max_files`, with `~1` for `/` and `~0` for `~` inside keys.
@@ -104,7 +105,7 @@ export function schemaProblems(raw: unknown): ConfigProblem[] {
       .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
     const key = path.join(".") || "(top level)";
     if (error.type === ValueErrorType.ObjectAdditionalProperties) return { path, message: `${key}: unknown key`, isKey: true as const };
-    return { path, message: `${key}: ${error.message.toLowerCase()}` };
+    return { path, message: `${key}: ${describeSchemaError(error)}` };
   });
   return problems.filter((problem, index) => problems.findIndex((other) => other.message === problem.message) === index);
 }

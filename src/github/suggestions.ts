@@ -1,8 +1,9 @@
 /**
  * When the bot cannot push to a fork, the edit is offered to its author instead: a pull request
  * review whose comments are GitHub suggested changes (```suggestion blocks, committed in one
- * click) for every hunk on lines of the pull request's diff, and the rest as a patch for
- * `git apply`, split across comments when it does not fit one (never cut inside a fence).
+ * click), one per changed run of lines that lies within the pull request's diff, on exactly those
+ * lines; the rest as a patch for `git apply`, split across comments when it does not fit one
+ * (never cut inside a fence).
  */
 import { refusedWith } from "./http-errors.js";
 import { binaryFiles, formatPatch, isNew, isOld, parsePatch, splitPatch, type FilePatch, type Hunk } from "./patch-parts.js";
@@ -43,20 +44,93 @@ function fenced(language: string, lines: string[]): string {
   return lines.length === 0 ? `${fence}${language}\n${fence}` : `${fence}${language}\n${lines.join("\n")}\n${fence}`;
 }
 
-/** A hunk as a suggestion on the head's lines, or undefined when GitHub could not take it as one. */
-function suggestion(file: FilePatch, hunk: Hunk, ranges: Array<[number, number]>): SuggestionComment | undefined {
-  const oldLines = hunk.units.filter(isOld).length;
-  // Pure insertions have no line to hang on; a missing final newline cannot be suggested.
-  if (oldLines === 0 || hunk.oldStart === undefined || hunk.units.some((unit) => unit.length > 1)) return undefined;
-  const start = hunk.oldStart;
-  const end = start + oldLines - 1;
-  if (!ranges.some(([from, to]) => start >= from && end <= to)) return undefined;
-  const body = fenced(
-    "suggestion",
-    hunk.units.filter(isNew).map((unit) => unit[0]!.slice(1)),
-  );
+/** How many unchanged lines a patch piece borrows on each side of its changes, as git writes them. */
+const CONTEXT = 3;
+
+const isChange = (unit: string[]) => unit[0]!.startsWith("+") || unit[0]!.startsWith("-");
+const text = (unit: string[]) => unit[0]!.slice(1);
+
+/** A maximal run of changed units of a hunk: units[from..to). */
+interface Run {
+  from: number;
+  to: number;
+}
+
+function changedRuns(units: string[][]): Run[] {
+  const runs: Run[] = [];
+  for (let index = 0; index < units.length; index++) {
+    if (!isChange(units[index]!)) continue;
+    const from = index;
+    while (index < units.length && isChange(units[index]!)) index++;
+    runs.push({ from, to: index });
+  }
+  return runs;
+}
+
+/**
+ * One changed run as a suggestion on exactly its head lines (a pure insertion takes a neighbouring
+ * unchanged line into its range and body, whichever side is in the diff), or undefined when GitHub
+ * could not take it as one. `oldLine[i]` is the head's line number of old-side unit i; lines up to
+ * `taken` belong to an earlier suggestion (two insertions around one line cannot both anchor on it).
+ */
+function suggestion(
+  path: string,
+  units: string[][],
+  run: Run,
+  oldLine: number[],
+  ranges: Array<[number, number]>,
+  taken: number,
+): SuggestionComment | undefined {
+  const changed = units.slice(run.from, run.to);
+  // A missing final newline cannot be suggested.
+  if (changed.some((unit) => unit.length > 1)) return undefined;
+  const added = changed.filter((unit) => unit[0]!.startsWith("+")).map(text);
+  const removed = changed.map((unit, offset) => (unit[0]!.startsWith("-") ? run.from + offset : -1)).filter((at) => at >= 0);
+  const candidates: Array<{ start: number; end: number; lines: string[] }> = [];
+  if (removed.length > 0) {
+    candidates.push({ start: oldLine[removed[0]!]!, end: oldLine[removed.at(-1)!]!, lines: added });
+  } else {
+    const before = units[run.from - 1];
+    const after = units[run.to];
+    if (before && !isChange(before) && before.length === 1)
+      candidates.push({ start: oldLine[run.from - 1]!, end: oldLine[run.from - 1]!, lines: [text(before), ...added] });
+    if (after && !isChange(after) && after.length === 1)
+      candidates.push({ start: oldLine[run.to]!, end: oldLine[run.to]!, lines: [...added, text(after)] });
+  }
+  const inDiff = candidates.find(({ start, end }) => start > taken && ranges.some(([from, to]) => start >= from && end <= to));
+  if (!inDiff) return undefined;
+  const body = fenced("suggestion", inDiff.lines);
   if (body.length > COMMENT_LIMIT) return undefined;
-  return { path: file.path, line: end, ...(start < end ? { start_line: start, start_side: "RIGHT" as const } : {}), side: "RIGHT", body };
+  const { start, end } = inDiff;
+  return { path, line: end, ...(start < end ? { start_line: start, start_side: "RIGHT" as const } : {}), side: "RIGHT", body };
+}
+
+/**
+ * The runs of a hunk that are not suggestions, as hunks that apply with `git apply` whether or not
+ * the suggestions were committed first: runs with no suggestion between them share a hunk, and the
+ * context each borrows never reaches into a suggested run. `shift` counts the lines the file's
+ * earlier pieces add.
+ */
+function restPieces(hunk: Hunk, runs: Run[], suggested: boolean[], oldLine: number[], shift: { lines: number }): Hunk[] {
+  const units = hunk.units;
+  const pieces: Hunk[] = [];
+  for (let first = 0; first < runs.length; first++) {
+    if (suggested[first]) continue;
+    let last = first;
+    while (last + 1 < runs.length && !suggested[last + 1]) last++;
+    let from = runs[first]!.from;
+    const floor = first > 0 ? runs[first - 1]!.to : 0;
+    while (from > floor && runs[first]!.from - from < CONTEXT) from--;
+    let to = runs[last]!.to;
+    const ceiling = last + 1 < runs.length ? runs[last + 1]!.from : units.length;
+    while (to < ceiling && to - runs[last]!.to < CONTEXT) to++;
+    const piece = units.slice(from, to);
+    // Where the piece starts in the head, moved by what the earlier pieces add: where git looks for it.
+    pieces.push({ newStart: oldLine[from]! + shift.lines, units: piece });
+    shift.lines += piece.filter(isNew).length - piece.filter(isOld).length;
+    first = last;
+  }
+  return pieces;
 }
 
 /** Splits a patch (against the pull request's head) into suggestions and the rest. */
@@ -66,12 +140,25 @@ export function planSuggestions(patch: string, prFiles: Array<{ filename: string
   for (const file of parsePatch(patch)) {
     if (file.binary) continue;
     const prFile = file.kind === "modified" ? prFiles.find((candidate) => candidate.filename === file.path) : undefined;
-    const ranges = diffLineRanges(prFile?.patch);
+    if (!prFile) {
+      rest.push({ file, hunks: file.hunks });
+      continue;
+    }
+    const ranges = diffLineRanges(prFile.patch);
     const left: Hunk[] = [];
+    const shift = { lines: 0 };
+    let taken = 0;
     for (const hunk of file.hunks) {
-      const comment = suggestion(file, hunk, ranges);
-      if (comment) comments.push(comment);
-      else left.push(hunk);
+      let line = hunk.oldStart ?? hunk.newStart;
+      const oldLine = hunk.units.map((unit) => (isOld(unit) ? line++ : line));
+      const runs = changedRuns(hunk.units);
+      const offered = runs.map((run) => {
+        const comment = suggestion(file.path, hunk.units, run, oldLine, ranges, taken);
+        if (comment) comments.push(comment);
+        taken = comment?.line ?? taken;
+        return comment;
+      });
+      left.push(...restPieces(hunk, runs, offered.map(Boolean), oldLine, shift));
     }
     if (left.length > 0 || file.hunks.length === 0) rest.push({ file, hunks: left });
   }
@@ -114,7 +201,7 @@ export async function offerAsReview(octokit: GitHubClient, pr: PullRequestInfo, 
 }
 
 /**
- * Posts `patch` as a review: suggested changes for its hunks on lines of the pull request's diff,
+ * Posts `patch` as a review: suggested changes for its changed runs of lines within the pull request's diff,
  * the rest as a patch; `intro` opens the review. Says where it went, as the end of a sentence.
  */
 export async function offerSuggestions(octokit: GitHubClient, pr: PullRequestInfo, patch: string, intro: string): Promise<string> {

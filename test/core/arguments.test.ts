@@ -69,6 +69,18 @@ describe("bindArguments", () => {
     ]);
   });
 
+  test("a union of a type and values says what it takes, from the schema", () => {
+    const timed: AnyToolDefinition = {
+      ...tool,
+      parameters: Type.Object({ timeout: Type.Union([Type.Integer({ minimum: 1 }), Type.Literal("off")]) }),
+      positionals: [],
+    };
+    expect(bindArguments(timed, { args: "", block: { language: "yaml", text: "timeout: [1]\n" } })).toEqual({
+      ok: false,
+      errors: ['--timeout must be a whole number of at least 1 or "off" (got 1 value)'],
+    });
+  });
+
   test("`--paths a b` is one list of two when the list also takes the positional words", () => {
     const edit: AnyToolDefinition = {
       ...tool,

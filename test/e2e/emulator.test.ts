@@ -140,6 +140,32 @@ describe("authentication", () => {
 });
 
 describe("review comments on lines", () => {
+  it("takes a review's line comments (suggestions) only on lines of the pull request's diff: 422 otherwise", async () => {
+    const review = (comments: Array<{ path: string; line: number; start_line?: number }>) =>
+      status(
+        octokit.rest.pulls.createReview({
+          owner,
+          repo,
+          pull_number: pr.number,
+          event: "COMMENT",
+          body: "suggestions",
+          comments: comments.map((c) => ({ ...c, side: "RIGHT" as const, body: "```suggestion\nx\n```" })),
+        }),
+      );
+    expect(await review([{ path: "src/a.ts", line: 1 }])).toMatchObject({ status: 200 });
+    // Past the file's one changed line, on a file the pull request does not touch, and a range reaching out of the diff.
+    for (const outside of [
+      { path: "src/a.ts", line: 2 },
+      { path: "src/b.ts", line: 1 },
+      { path: "src/a.ts", start_line: 1, line: 2 },
+    ]) {
+      expect(await review([outside])).toEqual(expect.objectContaining({ status: 422, message: "Unprocessable Entity" }));
+    }
+    expect(emulator.reviews(REPO, pr.number).map((r) => r.comments.map((c) => [c.path, c.startLine, c.line]))).toEqual([
+      [["src/a.ts", null, 1]],
+    ]);
+  });
+
   it("lists threads, replies to a thread's first comment only, and takes reactions on review comments", async () => {
     const top = await emulator.webhooks.reviewComment({
       repo: REPO,

@@ -1,7 +1,7 @@
 /**
  * Fork pull requests: with "Allow edits by maintainers" the edit is committed in the fork;
  * when that is off or GitHub refuses the push, the author gets a review whose suggested changes
- * cover the hunks inside the pull request's diff, and the rest as a patch that `git apply` takes,
+ * cover the changed lines inside the pull request's diff, and the rest as a patch that `git apply` takes,
  * split across comments when it is too large for one (never cut inside a fence).
  */
 import { execFileSync } from "node:child_process";
@@ -76,7 +76,7 @@ test("edits by maintainers allowed: the commit lands on the fork's branch and th
   expect(bot.gh.reviews(REPO, pr.number)).toEqual([]);
 });
 
-test("GitHub refuses the push: suggested changes for the hunks in the diff, the rest as a patch; both together make the edit", async () => {
+test("GitHub refuses the push: suggested changes for the changed lines in the diff, the rest as a patch; both together make the edit", async () => {
   bot.gh.setForkPushPolicy("never");
   const pr = await forkPr("refused", "carol", true);
   await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src");
@@ -88,7 +88,7 @@ test("GitHub refuses the push: suggested changes for the hunks in the diff, the 
   expect(applied.reply).toContain("as 1 suggested change the author can commit in one click, and the rest as a patch for `git apply`.");
   const [review] = bot.gh.reviews(REPO, pr.number);
   expect(review!.comments.map((c) => [c.path, c.startLine, c.line, c.body])).toEqual([
-    ["src/b.ts", 1, 2, '```suggestion\nexport const b = 2;\nlogger.info("b", b);\n```'],
+    ["src/b.ts", null, 2, '```suggestion\nlogger.info("b", b);\n```'],
   ]);
   expect(review!.body).toContain("The rest, as a patch for `git apply`:");
   expect(review!.body).not.toContain("src/b.ts");

@@ -110,6 +110,6 @@ test("a broken .github/resolve-bot.yml fails the gate with its problems instead 
   const failed = await waitFor("the gate", () => runsOn(bot, "acme/broken", pr.headSha).find((run) => run.name === "resolve-bot"));
   expect([failed.conclusion, failed.output.title]).toEqual(["failure", ".github/resolve-bot.yml has problems"]);
   expect(failed.output.summary).toBe(
-    "resolve-bot cannot check this pull request until `.github/resolve-bot.yml` on the default branch is fixed:\n\n- steering: expected union value",
+    'resolve-bot cannot check this pull request until `.github/resolve-bot.yml` on the default branch is fixed:\n\n- steering: must be one of stack, strict (got "sometimes")',
   );
 });

@@ -89,13 +89,20 @@ test("comments by bots, on issues, or without commands are ignored entirely", as
 
 test("a bad .github/resolve-bot.yml on the default branch is answered with its errors", async () => {
   await bot.gh.pushCommit(REPO, "main", {
-    files: { ".github/resolve-bot.yml": "steering: sometimes\nmystery: 1\ntools: [ast_edit, teleport]\n" },
+    files: {
+      ".github/resolve-bot.yml": "steering: sometimes\nmystery: 1\ntools: [ast_edit, teleport]\npermissions:\n  ast_edit: superuser\n",
+    },
   });
   try {
     const result = await comment(bot, REPO, prNumber, "alice", "/help");
     expect(result.done).toBe("confused");
     expect(result.reply).toBe(
-      "`.github/resolve-bot.yml` has problems, so nothing was run:\n- mystery: unknown key\n- steering: expected union value",
+      [
+        "`.github/resolve-bot.yml` has problems, so nothing was run:",
+        "- mystery: unknown key",
+        '- permissions.ast_edit: must be one of read, triage, write, maintain, admin (got "superuser")',
+        '- steering: must be one of stack, strict (got "sometimes")',
+      ].join("\n"),
     );
     expect(repositoryWrites()).toEqual([]);
   } finally {

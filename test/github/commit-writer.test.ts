@@ -183,7 +183,8 @@ describe("commitChangeSet", () => {
     );
     const review = calls.find((call) => call.method === "pulls.createReview")!.params;
     expect(review.comments).toEqual([
-      { path: "a.ts", line: 3, start_line: 1, start_side: "RIGHT", side: "RIGHT", body: "```suggestion\n1\ntwo\n3\n```" },
+      // Only the changed line, not the whole hunk.
+      { path: "a.ts", line: 2, side: "RIGHT", body: "```suggestion\ntwo\n```" },
     ]);
     await expect(commitChangeSet(octokit, pr(true), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(
       "this pull request comes from the fork f/r, and its author does not allow edits by maintainers.",

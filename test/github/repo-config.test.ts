@@ -41,9 +41,9 @@ describe("repo config", () => {
       ok: false,
       errors: [
         "colour: unknown key",
-        "steering: expected union value",
+        'steering: must be one of stack, strict (got "loose")',
         "limits.other: unknown key",
-        "limits.max_files: expected integer to be greater or equal to 1",
+        "limits.max_files: must be at least 1 (got 0)",
       ],
     });
     const parsed = parseRepoConfig({ tools: ["ast_edit", "teleport"], permissions: { nope: "read" } });

@@ -43,11 +43,11 @@ function checkout(files: Record<string, string>): string {
 
 test("each problem at its line and column, in file order: a bad value at the value, an unknown key at the key", () => {
   expect(checkConfigText(BAD, "f.yml", COMMANDS).problems).toEqual([
-    "f.yml:5:13: permissions.Ast-Edit: expected union value",
-    "f.yml:7:11: steering: expected union value",
-    "f.yml:9:14: limits.max_files: expected integer to be greater or equal to 1",
+    'f.yml:5:13: permissions.Ast-Edit: must be one of read, triage, write, maintain, admin (got "superuser")',
+    'f.yml:7:11: steering: must be one of stack, strict (got "loose")',
+    "f.yml:9:14: limits.max_files: must be at least 1 (got 0)",
     "f.yml:10:3: limits.colour: unknown key",
-    "f.yml:11:17: commit_message: expected string length greater or equal to 1",
+    "f.yml:11:17: commit_message: must not be empty",
   ]);
   // Names are checked once the schema holds, as the gate does: an unknown tool at its list item.
   expect(checkConfigText("tools: [ast-edit, frobnicate]\npermissions:\n  Nope: read\n", "f.yml", COMMANDS).problems).toEqual([
@@ -77,15 +77,29 @@ test("YAML that does not parse is a problem at where the parser stopped", () => 
 test("`_extends` is said not to be followed; the rest of the file is checked", () => {
   const check = checkConfigText("_extends: .github\nsteering: loose\n", "f.yml", COMMANDS);
   expect(check.notes).toEqual(['f.yml: _extends ".github" is not followed here: the keys it brings are checked by the gate only.']);
-  expect(check.problems).toEqual(["f.yml:2:11: steering: expected union value"]);
+  expect(check.problems).toEqual(['f.yml:2:11: steering: must be one of stack, strict (got "loose")']);
 });
 
 test("the command: .github/resolve-bot.yml by default; exit 1 with the problems, 0 when valid, 1 without a file", () => {
-  const repo = checkout({ ".github/resolve-bot.yml": "steering: loose\n", "ok.yml": "gate_check: false\n" });
+  const repo = checkout({
+    ".github/resolve-bot.yml": "steering: loose\n",
+    "ok.yml": "gate_check: false\n",
+    "levels.yml": "permissions:\n  ast_edit: superuser\n  move:\n",
+  });
   expect(cli(repo, ["config", "validate"])).toEqual({
     code: 1,
-    out: ".github/resolve-bot.yml:1:11: steering: expected union value\n",
+    out: '.github/resolve-bot.yml:1:11: steering: must be one of stack, strict (got "loose")\n',
     err: ".github/resolve-bot.yml: 1 problem; with this file on the default branch, the gate check fails and no command runs.\n",
+  });
+  // A bad level names the allowed ones, at the value; an empty one just after its key, where the value goes.
+  expect(cli(repo, ["config", "validate", "levels.yml"])).toEqual({
+    code: 1,
+    out: [
+      'levels.yml:2:13: permissions.ast_edit: must be one of read, triage, write, maintain, admin (got "superuser")',
+      "levels.yml:3:8: permissions.move: must be one of read, triage, write, maintain, admin (got nothing)",
+      "",
+    ].join("\n"),
+    err: "levels.yml: 2 problems; with this file on the default branch, the gate check fails and no command runs.\n",
   });
   expect(cli(repo, ["config", "validate", "ok.yml"])).toEqual({ code: 0, out: "ok.yml: valid.\n", err: "" });
   expect(cli(repo, ["config", "validate", "missing.yml"])).toEqual({ code: 1, out: "", err: "missing.yml: no such file.\n" });

@@ -295,10 +295,14 @@ describe("comments", () => {
 
   test("configuration problems are listed and nothing runs", async () => {
     const { forge, comment } = await setup();
-    forge.config = { ok: false, file: ".github/resolve-bot.yml", errors: ['tools: unknown tool "nope"', "steering: expected union value"] };
+    forge.config = {
+      ok: false,
+      file: ".github/resolve-bot.yml",
+      errors: ['tools: unknown tool "nope"', 'steering: must be one of stack, strict (got "loose")'],
+    };
     await comment("/note x");
     expect(forge.replies[0]!.notice).toBe(
-      '`.github/resolve-bot.yml` has problems, so nothing was run:\n- tools: unknown tool "nope"\n- steering: expected union value',
+      '`.github/resolve-bot.yml` has problems, so nothing was run:\n- tools: unknown tool "nope"\n- steering: must be one of stack, strict (got "loose")',
     );
     expect(await forge.store.list()).toEqual([]);
   });
