@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * Builds the GitHub Action (action.yml `main: dist/action/index.js`): src/action/index.ts and what it
+ * imports, bundled by esbuild into one ES module, since a runner installs no dependencies.
+ *
+ * Native parts cannot be bundled: they are copied next to the bundle, under dist/action/node_modules,
+ * where Node's resolution from the bundle finds them — @ast-grep/napi (a Node-API module) and the
+ * ast-grep CLI's binary. Runners are Linux x64 (ubuntu-latest), so only those platform packages are
+ * copied (a build on another platform copies its own). better-sqlite3 is not needed: the Action's
+ * job queue is in memory.
+ *
+ * Run by `npm run build`, so the tests always run the current code. Not committed on the main branch:
+ * a release commits dist/action/ on the tagged commit (README, "Use as a GitHub Action").
+ */
+import { build } from "esbuild";
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const out = path.join(root, "dist/action");
+const require = createRequire(path.join(root, "package.json"));
+
+/** Packages loaded at run time from dist/action/node_modules (native code). */
+const EXTERNAL = ["@ast-grep/napi", "better-sqlite3"];
+
+function platformSuffix() {
+  const { platform, arch } = process;
+  if (platform === "linux") return `linux-${arch}-gnu`;
+  if (platform === "darwin") return `darwin-${arch}`;
+  return `win32-${arch}-msvc`;
+}
+
+function copyPackage(name, files) {
+  const from = path.dirname(require.resolve(`${name}/package.json`));
+  const to = path.join(out, "node_modules", name);
+  mkdirSync(to, { recursive: true });
+  for (const file of ["package.json", ...files]) cpSync(path.join(from, file), path.join(to, file), { recursive: true });
+}
+
+rmSync(out, { recursive: true, force: true });
+const result = await build({
+  entryPoints: [path.join(root, "src/action/index.ts")],
+  outfile: path.join(out, "index.js"),
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  external: EXTERNAL,
+  minify: true,
+  legalComments: "linked",
+  metafile: true,
+  logLevel: "warning",
+  // CommonJS dependencies call require() for Node's built-ins; an ES module has none of its own.
+  banner: {
+    js: 'import { createRequire as __resolveBotRequire } from "node:module"; const require = __resolveBotRequire(import.meta.url);',
+  },
+});
+// The bundle is an ES module whatever package.json lies above dist/ in the tree it is run from.
+writeFileSync(path.join(out, "package.json"), `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
+const suffix = platformSuffix();
+const exe = process.platform === "win32" ? ".exe" : "";
+copyPackage("@ast-grep/napi", ["index.js"]);
+const napiPlatform = `@ast-grep/napi-${suffix}`;
+copyPackage(napiPlatform, [JSON.parse(readFileSync(require.resolve(`${napiPlatform}/package.json`), "utf8")).main]);
+copyPackage(`@ast-grep/cli-${suffix}`, [`ast-grep${exe}`]);
+
+const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const bundle = statSync(path.join(out, "index.js")).size;
+if (process.env.RESOLVE_BOT_BUILD_QUIET !== "1") {
+  console.log(`dist/action/index.js: ${megabytes(bundle)} (${Object.keys(result.metafile.inputs).length} modules)`);
+}
