@@ -51,9 +51,16 @@ const result = await build({
   legalComments: "linked",
   metafile: true,
   logLevel: "warning",
-  // CommonJS dependencies call require() for Node's built-ins; an ES module has none of its own.
+  // CommonJS dependencies call require() for Node's built-ins and read __filename/__dirname
+  // (TypeScript's compiler does): an ES module has none of them of its own.
   banner: {
-    js: 'import { createRequire as __resolveBotRequire } from "node:module"; const require = __resolveBotRequire(import.meta.url);',
+    js: [
+      'import { createRequire as __resolveBotRequire } from "node:module";',
+      'import { fileURLToPath as __resolveBotPath } from "node:url";',
+      "const require = __resolveBotRequire(import.meta.url);",
+      "const __filename = __resolveBotPath(import.meta.url);",
+      'const __dirname = __resolveBotPath(new URL(".", import.meta.url));',
+    ].join(" "),
   },
 });
 // The bundle is an ES module whatever package.json lies above dist/ in the tree it is run from.
