@@ -36,6 +36,35 @@ export const ACTION_GAVE_UP =
 export const CUSTOM_TOOLS_REFUSED =
   "RESOLVE_BOT_TOOLS is not read by the Action: custom tools are modules a server's operator chose, and in a workflow they would be code from the repository. Use the built-in tools.";
 
+/**
+ * Said (job log and summary) instead of running an event whose token GitHub made read-only: a
+ * pull request from a fork starts `pull_request*` workflows with a read-only GITHUB_TOKEN (and no
+ * secrets, so no App either), which can write neither a check run, a commit, a review nor a reply.
+ */
+export function readOnlyForkNotice(event: string, fork: string): string {
+  return (
+    `This ${event} event is on a pull request from the fork ${fork}: GitHub gives its workflow a read-only token, so resolve-bot cannot answer on the pull request. ` +
+    "Write the command in the pull request's conversation instead: `issue_comment` workflows run from the default branch with write access, " +
+    "and an edit GitHub does not let resolve-bot push to the fork is offered there as suggested changes and a patch."
+  );
+}
+
+/** The events whose workflows get a read-only token on a pull request from a fork (GitHub's docs). */
+const FORK_READ_ONLY_EVENTS = new Set(["pull_request", "pull_request_review", "pull_request_review_comment"]);
+
+/** The fork a read-only event's pull request comes from, if it is one. */
+function readOnlyFork(delivery: { name: string; payload: unknown }): string | undefined {
+  if (!FORK_READ_ONLY_EVENTS.has(delivery.name)) return undefined;
+  const payload = delivery.payload as {
+    repository: { full_name: string };
+    pull_request?: { head?: { repo?: { full_name?: string } | null } };
+  };
+  const head = payload.pull_request?.head;
+  if (head === undefined) return undefined;
+  const fork = head.repo?.full_name ?? "(deleted fork)";
+  return fork.toLowerCase() === payload.repository.full_name.toLowerCase() ? undefined : fork;
+}
+
 /** Attempts at one request while GitHub fails for now (5xx, rate limits, dropped connections). */
 const ATTEMPTS = 3;
 
@@ -50,12 +79,12 @@ function readable(body: string): string {
   return body.replace(/\n*<!-- resolve-bot:[^>]*-->/g, "");
 }
 
-/** Each reply in the job's summary page too (GITHUB_STEP_SUMMARY), where the run's page shows it. */
-function summarise(env: NodeJS.ProcessEnv, result: ExecuteResult | undefined, log: ActionLog): void {
+/** Markdown for the job's summary page (GITHUB_STEP_SUMMARY), where the run's page shows it. */
+function appendSummary(env: NodeJS.ProcessEnv, markdown: string, log: ActionLog): void {
   const file = env.GITHUB_STEP_SUMMARY?.trim();
-  if (!file || !result || result.replied.length === 0) return;
+  if (!file || markdown === "") return;
   try {
-    appendFileSync(file, result.replied.map((body) => `${readable(body)}\n\n`).join(""));
+    appendFileSync(file, markdown);
   } catch (error) {
     log.warn({ err: error }, "resolve-bot could not write the step summary");
   }
@@ -79,6 +108,13 @@ export async function runAction(given: NodeJS.ProcessEnv, log: ActionLog = actio
     log.info({}, `resolve-bot has nothing to do for ${delivery.name}${action ? `.${action}` : ""}.`);
     return 0;
   }
+  const fork = readOnlyFork(delivery);
+  if (fork !== undefined) {
+    const notice = readOnlyForkNotice(delivery.name, fork);
+    log.info({}, `::notice::${notice}`);
+    appendSummary(given, `${notice}\n`, log);
+    return 0;
+  }
   const credentials = credentialsOf(given);
   if (!credentials.ok) {
     log.error({}, `resolve-bot cannot run: ${credentials.problem}`);
@@ -100,7 +136,7 @@ export async function runAction(given: NodeJS.ProcessEnv, log: ActionLog = actio
 
   await acknowledge(request, connected, requestLogger);
   const outcome = await carryOut(request, rerun, env, connected, requestLogger);
-  summarise(env, outcome, requestLogger);
+  appendSummary(env, (outcome?.replied ?? []).map((body) => `${readable(body)}\n\n`).join(""), requestLogger);
   if (outcome === undefined) return 1;
   for (const body of outcome.replied) requestLogger.info({}, `resolve-bot replied:\n${readable(body)}`);
   return outcome.status === "bot-error" ? 1 : 0;
