@@ -46,7 +46,7 @@ export function credentialsOf(env: NodeJS.ProcessEnv): { ok: true; credentials: 
 
 function octokitWith(env: NodeJS.ProcessEnv, log: ActionLog, auth: Record<string, unknown>): GitHubClient {
   const Octokit = resolveBotOctokit(env);
-  return new Octokit({ auth, baseUrl: apiUrlOf(env), log }) as unknown as GitHubClient;
+  return new Octokit({ auth, baseUrl: apiUrlOf(env), log });
 }
 
 /** A token for the App's installation on `repo`, limited to that repository, and whether it may change workflows. */

@@ -24,7 +24,7 @@ function line(details: Details | string, message: string | undefined, bindings: 
   const fields = Object.entries(rest)
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
     .join(" ");
-  const cause = err instanceof Error ? `: ${err.stack ?? err.message}` : err === undefined ? "" : `: ${String(err)}`;
+  const cause = err instanceof Error ? `: ${err.stack ?? err.message}` : err === undefined ? "" : `: ${JSON.stringify(err)}`;
   return `${message ?? ""}${cause}${fields ? ` (${fields})` : ""}`;
 }
 

@@ -76,11 +76,7 @@ export class AppAuth {
     }
   }
 
-  issueToken(
-    installationId: number,
-    ttlMs = 60 * 60 * 1000,
-    as: { appId?: number; readOnly?: boolean } = {},
-  ): InstallationToken {
+  issueToken(installationId: number, ttlMs = 60 * 60 * 1000, as: { appId?: number; readOnly?: boolean } = {}): InstallationToken {
     const token: InstallationToken = {
       token: `ghs_${randomBytes(18).toString("base64url").replace(/[-_]/g, "x")}`,
       installationId,
