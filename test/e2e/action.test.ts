@@ -78,6 +78,25 @@ test("a preview, then /resolve apply: one verified commit with the trailers, mad
   expect([newGate.conclusion, newGate.output.title]).toEqual(["success", "No pending edits"]);
 });
 
+test("the workflow job's own run, owned by GitHub Actions too and even named like the gate, is not taken for the gate", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-job-run");
+  const job = gh.addCheckRun(REPO, {
+    headSha: pr.headSha,
+    name: "resolve-bot",
+    status: "in_progress",
+    appId: gh.actionsAppId,
+    externalId: "b6f1c3b0-6a0e-5b7e-9e0c-2d0f1f4c1f7a",
+  });
+  const previewed = await commentAndRun(runner(), REPO, pr.number, "alice", PREVIEW);
+  expect(previewed.code).toBe(0);
+  const named = actionRuns(runner(), pr.headSha).filter((run) => run.name === "resolve-bot");
+  expect(named.map((run) => [run.id === job, run.status, run.conclusion, run.output.title])).toEqual([
+    [true, "in_progress", null, null],
+    [false, "completed", "action_required", "Pending: AST Edit: 2 replacements in 2 files"],
+  ]);
+});
+
 test("LIFO: /resolve discard pops the newest preview; the older one stays pending and /resolve apply commits it", async () => {
   const pr = await openPr(runner(), "action-lifo");
   await twoPreviews(pr.number);
