@@ -97,6 +97,17 @@ test("the workflow job's own run, owned by GitHub Actions too and even named lik
   ]);
 });
 
+test("the early status works as on the server: said first, then the reply with how long it took, then struck through", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-status");
+  const run = await commentAndRun(runner(), REPO, pr.number, "alice", PREVIEW, { env: { RESOLVE_BOT_STATUS_AFTER_SECONDS: "0" } });
+  expect(run.code).toBe(0);
+  const comments = actionReplies(gh, REPO, pr.number).map((body) => body.replace(/\n\n<!-- resolve-bot:working:\S+ -->$/, ""));
+  expect(comments).toHaveLength(2);
+  expect(comments[0]).toBe("~~Working on `/ast-edit` (4 files)…~~ Finished: the reply is below.");
+  expect(comments[1]).toMatch(/^\*\*AST Edit: 2 replacements in 2 files\*\* — pending #1[^]*\n\n<sub>Took [\d.]+ s\.<\/sub>$/);
+});
+
 test("LIFO: /resolve discard pops the newest preview; the older one stays pending and /resolve apply commits it", async () => {
   const pr = await openPr(runner(), "action-lifo");
   await twoPreviews(pr.number);
