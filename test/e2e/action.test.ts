@@ -149,6 +149,30 @@ test("a re-run of the workflow run (same GITHUB_RUN_ID, attempt 2) applies once:
   ).toEqual(["eyes", "rocket"]);
 });
 
+test("a push (pull_request.synchronize) previews the pending edit again on the new head, as the server does", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-push");
+  await commentAndRun(
+    runner(),
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
+  );
+  const pushed = await gh.pushCommit(REPO, "action-push", { files: { "docs/more.md": "more\n" }, author: "alice" });
+  const sync = await gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed });
+  expect((await runner().run(sync)).code).toBe(0);
+  expect(actionReplies(gh, REPO, pr.number).at(-1)).toMatch(
+    new RegExp(
+      `^New commits were pushed \\(${pr.headSha.slice(0, 7)} → ${pushed.slice(0, 7)}\\), so the pending edits were previewed again:\n- AST Edit: 1 replacement in 1 file: the preview`,
+    ),
+  );
+  const moved = actionRuns(runner(), pushed).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
+  expect(moved.status).toBe("in_progress");
+  const gate = actionRuns(runner(), pushed).find((run) => run.name === "resolve-bot")!;
+  expect([gate.conclusion, gate.actions]).toEqual(["action_required", []]);
+});
+
 test("a line comment runs on its lines and is answered in its thread; /resolve apply in the thread commits it", async () => {
   const { gh } = runner();
   const pr = await gh.createPullRequest({
