@@ -11,7 +11,7 @@ import type { Server as HttpServer } from "node:http";
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
 import { replyChannel } from "./github/reply-channel.js";
-import { workingStatus } from "./github/working-status.js";
+import { replyStopped } from "./github/stopped-reply.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "./jobs/index.js";
 import { RetryableJobError, type Job, type JobQueue } from "./jobs/job-queue.js";
 import { retryPolicy } from "./jobs/outcome.js";
@@ -102,11 +102,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     /** A reply from this process, where the request is answered, for what the worker that would have replied cannot say. */
     const replyOnPullRequest = async (request: Request, message: string): Promise<void> => {
       if (request.forge.id !== "github") return;
-      const channel = replyChannel(await app.auth(request.forge.installationId), request);
-      await channel.post(message);
-      // An early status the stopped run said no longer claims work (looked for: that run's memory is gone).
-      if (afterMs !== undefined) await workingStatus(channel, request.id, afterMs, true).settle();
-      await channel.finish(false);
+      await replyStopped(await app.auth(request.forge.installationId), request, message, afterMs);
     };
     const acknowledgements = new Acknowledgements();
 

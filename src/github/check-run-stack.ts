@@ -30,6 +30,7 @@ import {
 import { checkRunExternalId } from "./external-id.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
 import { decodeRecord, encodeRecord, encodeStep } from "./record-codec.js";
+import { ownedBy, ownerQuery, type RunOwner } from "./run-owner.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 import { shortSha } from "../core/revision.js";
 
@@ -48,6 +49,7 @@ interface CheckRun {
   external_id: string | null;
   html_url?: string | null;
   output: { title: string | null; summary: string | null; text?: string | null };
+  app?: { slug?: string } | null;
 }
 
 /** The verb of a run completed because its pull request was closed: reopening restores it. */
@@ -83,9 +85,7 @@ export interface HeadState {
   gate?: { id: number; conclusion: string | null; title: string | null; summary: string | null };
 }
 
-export interface CheckRunStackOptions {
-  /** Only runs of this app count (GitHub filters server-side). */
-  appId?: number;
+export interface CheckRunStackOptions extends RunOwner {
   /** Link target for a commit, e.g. `https://github.com/o/r/commit/<sha>`. */
   commitUrl(sha: string): string;
   /**
@@ -163,12 +163,13 @@ export class CheckRunStack implements PendingActionStore {
       ref: sha,
       filter: "all",
       per_page: 100,
-      ...(this.options.appId ? { app_id: this.options.appId } : {}),
+      ...ownerQuery(this.options),
     })) as CheckRun[];
     const state: HeadState = { sha, pending: [], dormant: [], ours: false, names: new Set(), maxSeq: 0 };
     const live = new Set<string>();
     const dormant = new Map<string, PendingEntry>();
     for (const run of runs) {
+      if (!ownedBy(this.options, run)) continue;
       state.names.add(run.name);
       if (run.name === GATE_CHECK_NAME) {
         state.ours = true;

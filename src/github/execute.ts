@@ -9,6 +9,7 @@
 import type { Probot } from "probot";
 import { Runtime } from "../core/runtime.js";
 import type { ExecuteOptions, ExecuteResult, ForgeAdapter } from "../pipeline/forge.js";
+import type { PipelineLog } from "../pipeline/ports.js";
 import type { Request } from "../pipeline/request.js";
 import { runRequest } from "../pipeline/run-request.js";
 import { createRegistry } from "../tools/index.js";
@@ -18,6 +19,7 @@ import { requestLog } from "../pipeline/request-log.js";
 import { transientFailure } from "./http-errors.js";
 import { probotFromEnv, webUrl } from "./octokit.js";
 import { githubPorts } from "./session.js";
+import type { GitHubClient } from "./types.js";
 
 export type { ExecuteOptions, ExecuteResult } from "../pipeline/forge.js";
 
@@ -75,10 +77,38 @@ function executorFor(env: NodeJS.ProcessEnv): Promise<Executor> {
   return executor;
 }
 
-export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+/**
+ * What carrying out a request on GitHub needs once connected: an Octokit for the repository, the
+ * runtime, and who the bot is there. The server's workers connect from APP_ID/PRIVATE_KEY; the
+ * GitHub Action (src/action) from the workflow's token or an App's.
+ */
+export interface GitHubConnection {
+  octokit: GitHubClient;
+  runtime: Runtime;
+  /** Where failures are logged unless the caller names a logger. */
+  log: PipelineLog;
+  webUrl: string;
+  /** Whose check runs are the stack (run-owner.ts). */
+  appId?: number;
+  appSlug?: string;
+  /** The gate's Apply/Discard buttons (default yes). */
+  gateButtons?: boolean;
+  canWriteWorkflows(): Promise<boolean>;
+}
+
+/**
+ * Connects, then runs the pipeline on one request; GitHub failing for now (while connecting too)
+ * comes back as a `retry` result, anything else is thrown.
+ */
+export async function executeWith(
+  request: Request,
+  env: NodeJS.ProcessEnv,
+  options: ExecuteOptions,
+  connect: () => Promise<GitHubConnection>,
+): Promise<ExecuteResult> {
   const replied: string[] = [];
   try {
-    return await carryOut(request, env, options, replied);
+    return await carryOut(request, await connect(), env, options, replied);
   } catch (error) {
     // Plain JSON across the worker thread: pooled-execute turns it into a job retry.
     const transient = transientFailure(error);
@@ -88,20 +118,44 @@ export async function executeRequest(request: Request, env: NodeJS.ProcessEnv, o
   }
 }
 
-async function carryOut(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions, replied: string[]): Promise<ExecuteResult> {
+export function executeRequest(request: Request, env: NodeJS.ProcessEnv, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+  return executeWith(request, env, options, () => connectAsApp(request, env));
+}
+
+/** The server's connection: the app's installation Octokit from the environment. */
+async function connectAsApp(request: Request, env: NodeJS.ProcessEnv): Promise<GitHubConnection> {
   const executor = await executorFor(env);
   const installationId = installationOf(request);
-  const octokit = await executor.probot.auth(installationId);
-  // A new Octokit per request: its own lines (request logging, rate-limit warnings) name the request too.
-  octokit.log = requestLog(octokit.log, request);
-  const afterMs = statusAfterMs(env);
-  const timing = new CommandTiming(request, (name) => executor.runtime.registry.command(name) !== undefined, options.progress);
-  const ports = githubPorts(octokit, request, {
+  return {
+    octokit: await executor.probot.auth(installationId),
     runtime: executor.runtime,
-    log: requestLog(options.log ?? executor.probot.log, request),
+    log: executor.probot.log,
     appId: executor.appId,
     webUrl: executor.webUrl,
     canWriteWorkflows: () => executor.canWriteWorkflows(installationId),
+  };
+}
+
+async function carryOut(
+  request: Request,
+  connection: GitHubConnection,
+  env: NodeJS.ProcessEnv,
+  options: ExecuteOptions,
+  replied: string[],
+): Promise<ExecuteResult> {
+  const { octokit, runtime } = connection;
+  // A new Octokit per request: its own lines (request logging, rate-limit warnings) name the request too.
+  octokit.log = requestLog(octokit.log, request);
+  const afterMs = statusAfterMs(env);
+  const timing = new CommandTiming(request, (name) => runtime.registry.command(name) !== undefined, options.progress);
+  const ports = githubPorts(octokit, request, {
+    runtime,
+    log: requestLog(options.log ?? connection.log, request),
+    ...(connection.appId === undefined ? {} : { appId: connection.appId }),
+    ...(connection.appSlug === undefined ? {} : { appSlug: connection.appSlug }),
+    ...(connection.gateButtons === undefined ? {} : { gateButtons: connection.gateButtons }),
+    webUrl: connection.webUrl,
+    canWriteWorkflows: () => connection.canWriteWorkflows(),
     onReply: (body) => replied.push(body),
     progress: timing.progress,
     ...(options.rerun ? { rerun: true } : {}),

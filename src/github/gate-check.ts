@@ -14,6 +14,11 @@ export const GATE_CHECK_NAME = "resolve-bot";
 export interface GateCheckOptions {
   /** `gate_check` in the repository's configuration: false never writes a gate. */
   gateCheck: boolean;
+  /**
+   * Whether the gate offers Apply/Discard buttons (default yes). A click is delivered only to the
+   * app that owns the run: a GitHub Action's runs belong to GitHub Actions, so it shows none.
+   */
+  buttons?: boolean;
 }
 
 export class GateCheck {
@@ -66,12 +71,13 @@ export class GateCheck {
       completed_at: new Date().toISOString(),
       external_id: checkRunExternalId(this.pr.number),
       output: { title: desired.title, summary: desired.summary },
-      actions: buttons
-        ? [
-            { label: "Apply newest", description: "Commit the newest pending edit", identifier: "apply" },
-            { label: "Discard newest", description: "Drop the newest pending edit", identifier: "discard" },
-          ]
-        : [],
+      actions:
+        buttons && this.options.buttons !== false
+          ? [
+              { label: "Apply newest", description: "Commit the newest pending edit", identifier: "apply" },
+              { label: "Discard newest", description: "Drop the newest pending edit", identifier: "discard" },
+            ]
+          : [],
     };
     if (gate) {
       await this.octokit.rest.checks.update({ ...body, check_run_id: gate.id });

@@ -11,6 +11,7 @@ import type { PendingRecord } from "../core/store.js";
 import type { RequestJournal } from "../pipeline/ports.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
 import { decodeRecord, decodeStep } from "./record-codec.js";
+import { ownedBy, ownerQuery, type RunOwner } from "./run-owner.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
 interface ListedCommit {
@@ -24,9 +25,16 @@ interface ListedRun {
   status: string;
   conclusion: string | null;
   output: { summary: string | null };
+  app?: { slug?: string } | null;
+  external_id?: string | null;
 }
 
-export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, requestId: string, appId?: number): Promise<RequestJournal> {
+export async function readJournal(
+  octokit: GitHubClient,
+  pr: PullRequestInfo,
+  requestId: string,
+  owner: RunOwner = {},
+): Promise<RequestJournal> {
   const ours = (step: string | undefined): step is string => step?.startsWith(`${requestId}#`) === true;
   const journal: RequestJournal = { pushed: new Map(), resolved: new Map() };
   const repo = { owner: pr.owner, repo: pr.repo };
@@ -54,9 +62,10 @@ export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, re
       ref: sha,
       filter: "all",
       per_page: 100,
-      ...(appId ? { app_id: appId } : {}),
+      ...ownerQuery(owner),
     })) as ListedRun[];
     for (const run of runs) {
+      if (!ownedBy(owner, run)) continue;
       const record = run.name.startsWith(ACTION_CHECK_PREFIX) ? decodeRecord(run.output.summary) : undefined;
       if (!record) continue;
       records.set(record.id, record);

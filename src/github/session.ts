@@ -40,7 +40,11 @@ const CONFIG_PATH = `.github/${CONFIG_FILE}`;
 export interface GitHubPortsOptions {
   runtime: Runtime;
   log: PipelineLog;
+  /** Whose check runs are the stack (run-owner.ts): the app's id, or the slug of GitHub Actions for a GITHUB_TOKEN. */
   appId?: number;
+  appSlug?: string;
+  /** The gate's Apply/Discard buttons (default yes: only the app that owns the run receives a click). */
+  gateButtons?: boolean;
   /** e.g. https://github.com, for commit links and noreply addresses. */
   webUrl: string;
   /** Whether this installation has the `workflows` permission. */
@@ -187,6 +191,11 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
   const edited = request.origin.kind === "comment" && request.origin.edit ? request.origin : undefined;
   const files = repositoryFiles(octokit, options.webUrl, options.log);
   const levelOf = permissionLevels(octokit, repo);
+  const owner = {
+    ...(options.appId === undefined ? {} : { appId: options.appId }),
+    ...(options.appSlug === undefined ? {} : { appSlug: options.appSlug }),
+  };
+  const buttons = options.gateButtons === false ? { buttons: false } : {};
   // The head's files as every tool run sees them (a command, an apply's replay, a re-preview after
   // a push or on recovery): the default branch's fetched only when a tool asks (/ast-fix's rules),
   // and git's revert onto them for undo.
@@ -204,7 +213,8 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
       octokit,
       { ...pr, headSha },
       {
-        appId: options.appId,
+        ...owner,
+        ...buttons,
         gateCheck: config.gateCheck,
         commitUrl,
         repreview: repreviewerFor(options.runtime.registry, (sha) => workspaceAt(pr, sha, config)),
@@ -229,7 +239,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
     // Only a re-run looks back at what its interrupted run did (github/journal.ts).
-    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, options.appId) } } : {}),
+    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, owner) } } : {}),
     stack: { open: openStore },
     lifecycle: {
       refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
@@ -240,7 +250,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
       },
       async brokenConfig(pr, file, errors) {
         // The gate is shown whatever `gate_check` says: the configuration that says it is unreadable.
-        await new CheckRunStore(octokit, pr, { appId: options.appId, gateCheck: true, commitUrl }).reportBrokenConfig(file, errors);
+        await new CheckRunStore(octokit, pr, { ...owner, ...buttons, gateCheck: true, commitUrl }).reportBrokenConfig(file, errors);
       },
     },
     workspace: {

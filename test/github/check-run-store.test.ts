@@ -59,7 +59,7 @@ describe("CheckRunStore: the PendingActionStore contract", () => {
             message: commitMessage({ record, reason: "apply it", trailers: [requestTrailer(step)] }),
           }),
         async resolutions() {
-          const journal = await readJournal(octokit, await read(), REQUEST, gh.appId);
+          const journal = await readJournal(octokit, await read(), REQUEST, { appId: gh.appId });
           const recorded = new Map<string, RecordedResolution>();
           for (const [step, { action, commit, record }] of journal.resolved)
             recorded.set(step, { action, ...(record ? { id: record.id } : {}), ...(commit ? { commit } : {}) });

@@ -40,7 +40,10 @@ export function astGrepBinary(): string {
       // not installed for this platform: fall back to the launcher package
     }
   }
-  candidates.push(path.join(path.dirname(require.resolve("@ast-grep/cli/package.json")), exe));
+  // The launcher package is not there when only the platform's binary was shipped (the Action's bundle).
+  if (!candidates.some((candidate) => existsSync(candidate))) {
+    candidates.push(path.join(path.dirname(require.resolve("@ast-grep/cli/package.json")), exe));
+  }
   binary = candidates.find((candidate) => existsSync(candidate)) ?? candidates[candidates.length - 1]!;
   return binary;
 }

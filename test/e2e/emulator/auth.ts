@@ -7,6 +7,10 @@ export interface InstallationToken {
   token: string;
   installationId: number;
   expiresAt: Date;
+  /** The app the token acts as; absent: the app under test. A workflow's GITHUB_TOKEN acts as GitHub Actions. */
+  appId?: number;
+  /** A GITHUB_TOKEN of a pull request from a fork: every write is refused. */
+  readOnly?: boolean;
 }
 
 export class AuthError extends Error {}
@@ -72,11 +76,12 @@ export class AppAuth {
     }
   }
 
-  issueToken(installationId: number, ttlMs = 60 * 60 * 1000): InstallationToken {
+  issueToken(installationId: number, ttlMs = 60 * 60 * 1000, as: { appId?: number; readOnly?: boolean } = {}): InstallationToken {
     const token: InstallationToken = {
       token: `ghs_${randomBytes(18).toString("base64url").replace(/[-_]/g, "x")}`,
       installationId,
       expiresAt: new Date(Date.now() + ttlMs),
+      ...as,
     };
     this.tokens.set(token.token, token);
     return token;

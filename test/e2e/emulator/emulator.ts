@@ -180,6 +180,24 @@ export class GitHubEmulator {
     return this.state.installation.id;
   }
 
+  /** `github-actions[bot]`: who comments and reacts with a workflow's GITHUB_TOKEN. */
+  get actionsBotLogin(): string {
+    return this.state.actionsApp.bot.login;
+  }
+
+  get actionsAppId(): number {
+    return this.state.actionsApp.id;
+  }
+
+  /**
+   * A workflow's GITHUB_TOKEN: it acts as the GitHub Actions app (its check runs, comments and
+   * commits are that app's), never pushes to forks or changes workflows; `readOnly` is the token of
+   * a workflow started by a pull request from a fork (every write: 403 "Resource not accessible by integration").
+   */
+  actionsToken(opts: { readOnly?: boolean } = {}): string {
+    return this.auth.issueToken(this.installationId, 60 * 60 * 1000, { appId: this.state.actionsApp.id, ...opts }).token;
+  }
+
   /** PEM (PKCS#1) of the generated app key, for Probot's PRIVATE_KEY. */
   get privateKey(): string {
     if (!this.auth.privateKeyPem) throw new Error("the emulator was given a public key; it has no private key");

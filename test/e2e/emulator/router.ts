@@ -23,6 +23,8 @@ export interface ApiRequest {
   params: Record<string, string>;
   /** Installation id of the token that authenticated the request (installation routes only). */
   installationId?: number;
+  /** The app the token acts as (installation routes only; absent: the app under test). */
+  appId?: number;
 }
 
 export interface ApiResponse {

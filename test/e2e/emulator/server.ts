@@ -200,6 +200,11 @@ export class EmulatorServer {
         const token = this.auth.tokenFor(authorization);
         if (!token) throw new HttpError(401, "Bad credentials");
         req.installationId = token.installationId;
+        if (token.appId !== undefined) req.appId = token.appId;
+        // GitHub's answer to any write with a read-only GITHUB_TOKEN (a pull request from a fork).
+        if (token.readOnly && req.method !== "GET" && req.method !== "HEAD") {
+          throw new HttpError(403, "Resource not accessible by integration");
+        }
       }
       return await handler(req);
     } catch (err) {

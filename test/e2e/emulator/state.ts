@@ -184,6 +184,9 @@ export interface CheckRun {
  */
 let clockOffsetMs = 0;
 
+/** The GitHub Actions app's id on github.com (what GITHUB_TOKEN's check runs carry). */
+export const ACTIONS_APP_ID = 15368;
+
 export function clockNow(): number {
   return Date.now() + clockOffsetMs;
 }
@@ -215,6 +218,11 @@ export class EmulatorState {
   readonly signedCommits = new Set<string>();
   private readonly checkSuites = new Map<string, number>();
   readonly app: AppInfo;
+  /**
+   * The GitHub Actions app: what a workflow's GITHUB_TOKEN acts as (its check runs, its
+   * `github-actions[bot]` comments). Its id is github.com's.
+   */
+  readonly actionsApp: AppInfo;
   readonly installation: Installation;
 
   constructor(opts: { appId: number; appSlug: string; installationId: number; account: string }) {
@@ -237,6 +245,27 @@ export class EmulatorState {
       createdAt,
     };
     this.installation = { id: opts.installationId, account: owner, createdAt };
+    this.actionsApp = {
+      id: ACTIONS_APP_ID,
+      slug: "github-actions",
+      name: "GitHub Actions",
+      owner: this.user("github", "Organization"),
+      bot: this.user("github-actions[bot]", "Bot"),
+      // What `permissions:` may grant a GITHUB_TOKEN; never `workflows`.
+      permissions: { checks: "write", contents: "write", issues: "write", metadata: "read", pull_requests: "write" },
+      events: [],
+      createdAt,
+    };
+  }
+
+  /** The app with this id (the app under test or GitHub Actions), for runs and comments it owns. */
+  appById(id: number): AppInfo | undefined {
+    return [this.app, this.actionsApp].find((app) => app.id === id);
+  }
+
+  /** The app whose bot account this is, if any. */
+  appOfBot(user: User): AppInfo | undefined {
+    return [this.app, this.actionsApp].find((app) => app.bot === user);
   }
 
   nextId(kind: string, start = 1000): number {

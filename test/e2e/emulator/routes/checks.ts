@@ -160,7 +160,7 @@ export function registerCheckRoutes(router: Router, ctx: RouteContext): void {
     pulls = new Map<string, ReturnType<RouteContext["pullsAtHead"]>>(),
   ): Promise<Record<string, unknown>> => {
     if (!pulls.has(run.headSha)) pulls.set(run.headSha, ctx.pullsAtHead(run.repo, run.headSha));
-    return shapes.checkRun(run, state.app, await pulls.get(run.headSha)!);
+    return shapes.checkRun(run, state.appById(run.appId) ?? state.app, await pulls.get(run.headSha)!);
   };
 
   const runOr404 = (repo: Repo, id: number): CheckRun => {
@@ -180,11 +180,12 @@ export function registerCheckRoutes(router: Router, ctx: RouteContext): void {
       throw new HttpError(422, `No commit found for SHA: ${headSha}`);
     }
     const { output, annotations } = parseOutput(body.output);
+    const app = ctx.appOf(req);
     const run: CheckRun = {
       id: state.nextId("check_run", 30_000_000),
       repo,
-      appId: state.app.id,
-      checkSuiteId: state.checkSuiteId(repo, headSha, state.app.id),
+      appId: app.id,
+      checkSuiteId: state.checkSuiteId(repo, headSha, app.id),
       headSha,
       name,
       createdAt: isoNow(),
@@ -206,8 +207,8 @@ export function registerCheckRoutes(router: Router, ctx: RouteContext): void {
   router.add("PATCH", "/repos/{owner}/{repo}/check-runs/{check_run_id}", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const run = runOr404(repo, intParam(req.params.check_run_id));
-    if (run.appId !== state.app.id)
-      throw new HttpError(403, "Invalid app_id `" + state.app.id + "` - check run can only be modified by its creator.");
+    const app = ctx.appOf(req);
+    if (run.appId !== app.id) throw new HttpError(403, "Invalid app_id `" + app.id + "` - check run can only be modified by its creator.");
     const body = objectBody(req);
     const { output, annotations } = parseOutput(body.output);
     const actions = parseActions(body.actions);

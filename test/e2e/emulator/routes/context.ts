@@ -5,7 +5,7 @@ import type { AppAuth } from "../auth.js";
 import type { GitStore } from "../git-store.js";
 import { HttpError, notFound, type ApiRequest } from "../router.js";
 import type { Shapes } from "../shapes.js";
-import type { EmulatorState, PullRequest, Repo, User } from "../state.js";
+import type { AppInfo, EmulatorState, PullRequest, Repo, User } from "../state.js";
 
 export class RouteContext {
   constructor(
@@ -23,19 +23,32 @@ export class RouteContext {
     return repo;
   }
 
+  /** The app the request's token acts as: the app under test, or GitHub Actions for a GITHUB_TOKEN. */
+  appOf(req: ApiRequest): AppInfo {
+    return (req.appId === undefined ? undefined : this.state.appById(req.appId)) ?? this.state.app;
+  }
+
+  /**
+   * The fork branches the request's token may push to: a GITHUB_TOKEN never may (GitHub's docs),
+   * an app's installation token as the fork push policy says.
+   */
+  private maintainerBranches(req: ApiRequest, repo: Repo): string[] {
+    return this.appOf(req) === this.state.app ? this.state.maintainerBranches(repo) : [];
+  }
+
   /** A repository the installation may write to (forks of others are refused like on GitHub). */
   writableRepo(req: ApiRequest): Repo {
     const repo = this.repo(req);
-    if (!this.state.installedOn(repo) && this.state.maintainerBranches(repo).length === 0) {
+    if (!this.state.installedOn(repo) && this.maintainerBranches(req, repo).length === 0) {
       throw new HttpError(403, "Resource not accessible by integration");
     }
     return repo;
   }
 
   /** A ref of a fork may only be moved when it is a branch maintainers may edit. */
-  checkRefWritable(repo: Repo, ref: string): void {
+  checkRefWritable(req: ApiRequest, repo: Repo, ref: string): void {
     if (this.state.installedOn(repo)) return;
-    if (!this.state.maintainerBranches(repo).some((branch) => ref === `refs/heads/${branch}`)) {
+    if (!this.maintainerBranches(req, repo).some((branch) => ref === `refs/heads/${branch}`)) {
       throw new HttpError(403, "Resource not accessible by integration");
     }
   }

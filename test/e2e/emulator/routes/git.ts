@@ -166,7 +166,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
     }
     const author = identity(body.author, "author");
     const committer = identity(body.committer, "committer");
-    const bot = state.app.bot;
+    const bot = ctx.appOf(req).bot;
     const appIdentity: GitIdentity = { name: bot.login, email: `${bot.id}+${bot.login}@users.noreply.github.com` };
     const signed = !author && !committer && body.signature === undefined;
     const sha = await git.commitTree(repo.gitDir, {
@@ -197,8 +197,8 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
     shapes.gitRef(repo, fullRef, sha, type ?? (await git.objectType(repo.gitDir, sha)) ?? "commit");
 
   /** GitHub refuses pushes that add workflow changes unless the app has the `workflows` permission. */
-  const checkWorkflows = async (repo: Repo, sha: string): Promise<void> => {
-    if (state.app.permissions.workflows === "write") return;
+  const checkWorkflows = async (req: ApiRequest, repo: Repo, sha: string): Promise<void> => {
+    if (ctx.appOf(req).permissions.workflows === "write") return;
     const touched = (await git.pathsIntroducedBy(repo.gitDir, sha)).find((p) => p.startsWith(".github/workflows/"));
     if (touched) {
       throw unprocessable(`refusing to allow a GitHub App to create or update workflow \`${touched}\` without \`workflows\` permission`);
@@ -235,10 +235,10 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
       throw unprocessable("Reference name must start with 'refs/' and have at least two slashes.");
     }
     if (typeof sha !== "string" || !isSha(sha) || !(await git.objectType(repo.gitDir, sha))) throw unprocessable("Object does not exist");
-    ctx.checkRefWritable(repo, ref);
+    ctx.checkRefWritable(req, repo, ref);
     const result = await git.withLock(repo.gitDir, async () => {
       if (await git.refSha(repo.gitDir, ref)) throw unprocessable("Reference already exists");
-      await checkWorkflows(repo, sha);
+      await checkWorkflows(req, repo, sha);
       await git.updateRef(repo.gitDir, ref, sha, ZERO_SHA);
       return refJson(repo, ref, sha);
     });
@@ -249,7 +249,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("PATCH", "/repos/{owner}/{repo}/git/refs/{ref+}", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const ref = fullRefOf(req);
-    ctx.checkRefWritable(repo, ref);
+    ctx.checkRefWritable(req, repo, ref);
     const body = objectBody(req);
     const sha = body.sha;
     if (typeof sha !== "string") throw unprocessable('Invalid request.\n\n"sha" wasn\'t supplied.');
@@ -261,7 +261,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
       if (!force && current !== sha && !(await git.isAncestor(repo.gitDir, current, sha))) {
         throw unprocessable("Update is not a fast forward");
       }
-      await checkWorkflows(repo, sha);
+      await checkWorkflows(req, repo, sha);
       await git.updateRef(repo.gitDir, ref, sha, current);
       return refJson(repo, ref, sha, "commit");
     });
@@ -272,7 +272,7 @@ export function registerGitRoutes(router: Router, ctx: RouteContext): void {
   router.add("DELETE", "/repos/{owner}/{repo}/git/refs/{ref+}", "installation", async (req) => {
     const repo = ctx.writableRepo(req);
     const ref = fullRefOf(req);
-    ctx.checkRefWritable(repo, ref);
+    ctx.checkRefWritable(req, repo, ref);
     await git.withLock(repo.gitDir, async () => {
       if (!(await git.refSha(repo.gitDir, ref)) || ref.startsWith("refs/pull/")) throw unprocessable("Reference does not exist");
       await git.deleteRef(repo.gitDir, ref);

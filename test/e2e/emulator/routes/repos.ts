@@ -44,7 +44,7 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
     shapes.comment(c, {
       authorAssociation: ctx.authorAssociation(c.repo, c.user),
       reactions: state.reactions.filter((r) => r.commentId === c.id),
-      viaApp: c.user === state.app.bot ? state.app : undefined,
+      viaApp: state.appOfBot(c.user),
     });
 
   const issueOr404 = (req: ApiRequest): { repo: Repo; number: number } => {
@@ -79,7 +79,7 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
       id: state.nextId("comment", 9_000_000),
       repo,
       issueNumber: number,
-      user: state.app.bot,
+      user: ctx.appOf(req).bot,
       body,
       createdAt: now,
       updatedAt: now,
@@ -110,7 +110,7 @@ export function registerRepoRoutes(router: Router, ctx: RouteContext): void {
     const body = objectBody(req).body;
     if (typeof body !== "string")
       throw unprocessable("Validation Failed", { errors: [{ resource: "IssueComment", code: "missing_field", field: "body" }] });
-    if (c.user !== state.app.bot) throw new HttpError(403, "Resource not accessible by integration");
+    if (c.user !== ctx.appOf(req).bot) throw new HttpError(403, "Resource not accessible by integration");
     c.body = body;
     c.updatedAt = isoNow();
     return { status: 200, body: commentJson(c) };
@@ -272,12 +272,12 @@ export function registerReactionRoutes(router: Router, ctx: RouteContext, path: 
     if (typeof content !== "string" || !REACTION_CONTENTS.includes(content as ReactionContent)) {
       throw unprocessable("Validation Failed", { errors: [{ resource: "Reaction", code: "invalid", field: "content" }] });
     }
-    const existing = state.reactions.find((r) => r.commentId === id && r.user === state.app.bot && r.content === content);
+    const existing = state.reactions.find((r) => r.commentId === id && r.user === ctx.appOf(req).bot && r.content === content);
     if (existing) return { status: 200, body: shapes.reaction(existing) };
     const reaction = {
       id: state.nextId("reaction", 80_000_000),
       commentId: id,
-      user: state.app.bot,
+      user: ctx.appOf(req).bot,
       content: content as ReactionContent,
       createdAt: isoNow(),
     };

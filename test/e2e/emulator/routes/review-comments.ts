@@ -66,7 +66,7 @@ export function registerReviewCommentRoutes(router: Router, ctx: RouteContext): 
     const reply: LineComment = {
       ...top,
       id: state.nextId("review_comment", 70_000_000),
-      user: state.app.bot,
+      user: ctx.appOf(req).bot,
       body,
       inReplyTo: top.id,
       reviewId: state.nextId("review", 80_000_000),
@@ -86,7 +86,7 @@ export function registerReviewCommentRoutes(router: Router, ctx: RouteContext): 
       });
     }
     if (body.length > MAX_BODY) throw unprocessable("Validation Failed", { errors: ["Body is too long (maximum is 65536 characters)"] });
-    if (c.user !== state.app.bot) throw new HttpError(403, "Resource not accessible by integration");
+    if (c.user !== ctx.appOf(req).bot) throw new HttpError(403, "Resource not accessible by integration");
     c.body = body;
     c.updatedAt = isoNow();
     return { status: 200, body: json(c) };

@@ -154,7 +154,7 @@ export function registerReviewRoutes(router: Router, ctx: RouteContext): void {
       id: state.nextId("review", 80_000_000),
       repo: pr.repo,
       number: pr.number,
-      user: state.app.bot,
+      user: ctx.appOf(req).bot,
       body,
       state:
         event === "APPROVE"
