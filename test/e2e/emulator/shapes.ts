@@ -377,7 +377,7 @@ export class Shapes {
       ...(outdated && s.rest ? {} : { position: c.line }),
       original_position: c.originalLine,
       commit_id: c.commitId,
-      original_commit_id: c.commitId,
+      original_commit_id: c.originalCommitId,
       ...(c.inReplyTo !== null ? { in_reply_to_id: c.inReplyTo } : {}),
       user: this.user(c.user),
       body: c.body,
