@@ -10,6 +10,7 @@ import { appliedAction, appliedByStep } from "../core/commit-message.js";
 import type { PendingRecord } from "../core/store.js";
 import type { RequestJournal } from "../pipeline/ports.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
+import type { RunLinks } from "./links.js";
 import { decodeRecord, decodeStep } from "./record-codec.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
@@ -21,12 +22,20 @@ interface ListedCommit {
 
 interface ListedRun {
   name: string;
+  html_url?: string | null;
   status: string;
   conclusion: string | null;
   output: { summary: string | null };
 }
 
-export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, requestId: string, appId?: number): Promise<RequestJournal> {
+/** `runLinks`: told where each action the interrupted run pushed is, so its reply links the run again. */
+export async function readJournal(
+  octokit: GitHubClient,
+  pr: PullRequestInfo,
+  requestId: string,
+  appId?: number,
+  runLinks?: RunLinks,
+): Promise<RequestJournal> {
   const ours = (step: string | undefined): step is string => step?.startsWith(`${requestId}#`) === true;
   const journal: RequestJournal = { pushed: new Map(), resolved: new Map() };
   const repo = { owner: pr.owner, repo: pr.repo };
@@ -64,6 +73,7 @@ export async function readJournal(octokit: GitHubClient, pr: PullRequestInfo, re
       if (ours(record.requestStep)) {
         const byId = pushed.get(record.requestStep) ?? new Map<string, PendingRecord>();
         pushed.set(record.requestStep, byId.set(record.id, record));
+        runLinks?.note(record.id, run.html_url);
       }
       const resolvedBy = decodeStep(run.output.summary);
       if (run.status === "completed" && ours(resolvedBy)) {
