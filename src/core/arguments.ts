@@ -17,7 +17,8 @@ import { describeSchemaError } from "./schema-errors.js";
  * `asSuggestion`: the command carried `--as-suggestion` (any preview tool: offer, do not push).
  * `refusal`: the command needs the lines it was written on, which cannot scope it: the whole answer.
  */
-export type Binding = { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[]; refusal?: string };
+export type Binding =
+  { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[]; refusal?: string };
 
 /** The option every preview tool takes: show the preview as suggested changes instead of pushing it. */
 export const AS_SUGGESTION = "as-suggestion";

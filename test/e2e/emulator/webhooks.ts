@@ -216,7 +216,9 @@ export class WebhookFactory {
   private async newThread(
     pr: PullRequest,
     opts: { path?: string; line?: number; startLine?: number; side?: "LEFT" | "RIGHT" },
-  ): Promise<Omit<LineComment, "id" | "user" | "body" | "inReplyTo" | "reviewId" | "commitId" | "originalCommitId" | "createdAt" | "updatedAt">> {
+  ): Promise<
+    Omit<LineComment, "id" | "user" | "body" | "inReplyTo" | "reviewId" | "commitId" | "originalCommitId" | "createdAt" | "updatedAt">
+  > {
     const { path, line } = opts;
     if (path === undefined || line === undefined) throw new Error("a review comment needs a path and a line (or inReplyTo)");
     const side = opts.side ?? "RIGHT";
