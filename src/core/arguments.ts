@@ -9,12 +9,16 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
-import type { LineAnchor } from "./context.js";
+import type { LineAnchor, UnusableLines } from "./context.js";
 import type { AnyToolDefinition } from "./tool.js";
 import { describeSchemaError } from "./schema-errors.js";
 
-/** `asSuggestion`: the command carried `--as-suggestion` (any preview tool: offer, do not push). */
-export type Binding = { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[] };
+/**
+ * `asSuggestion`: the command carried `--as-suggestion` (any preview tool: offer, do not push).
+ * `refusal`: the command needs the lines it was written on, which cannot scope it: the whole answer.
+ */
+export type Binding =
+  { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[]; refusal?: string };
 
 /** The option every preview tool takes: show the preview as suggested changes instead of pushing it. */
 export const AS_SUGGESTION = "as-suggestion";
@@ -99,11 +103,54 @@ function convert(prop: Property, raw: string, errors: string[]): unknown {
   }
 }
 
+/** Thrown by the lines of an `UnusableLines` anchor when a tool's `atLines` reads them. */
+class LinesNeeded extends Error {}
+
+function needed(): never {
+  throw new LinesNeeded();
+}
+
+/** Lines no tool may read: reading one says the command needs lines it cannot have. */
+const UNREADABLE_LINES: LineAnchor = Object.freeze({
+  get path(): string {
+    return needed();
+  },
+  get startLine(): number {
+    return needed();
+  },
+  get endLine(): number {
+    return needed();
+  },
+});
+
+/**
+ * The parameters as given, scoped by the tool to the lines (tool.ts, `atLines`); on lines that
+ * cannot scope a command, the refusal when the tool reads them, the parameters unchanged when not.
+ */
+function atLines(
+  tool: AnyToolDefinition,
+  given: Record<string, unknown>,
+  anchor: LineAnchor | UnusableLines,
+): { params: Record<string, unknown> } | { refusal: string } {
+  if (!tool.atLines) return { params: given };
+  if (!("refusal" in anchor)) return { params: tool.atLines(given, anchor) };
+  try {
+    return { params: tool.atLines(given, UNREADABLE_LINES) };
+  } catch (error) {
+    if (error instanceof LinesNeeded) return { refusal: anchor.refusal };
+    throw error;
+  }
+}
+
 /**
  * `anchor`: the lines the command was written on (a review comment on a line); a tool with
  * `atLines` scopes the parameters as given to them before defaults and validation.
  */
-export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashCommand, "args" | "block">, anchor?: LineAnchor): Binding {
+export function bindArguments(
+  tool: AnyToolDefinition,
+  command: Pick<SlashCommand, "args" | "block">,
+  anchor?: LineAnchor | UnusableLines,
+): Binding {
   const schema = tool.parameters as TSchema;
   const props = describeParameters(schema);
   const byOption = new Map<string, Property>();
@@ -173,7 +220,11 @@ export function bindArguments(tool: AnyToolDefinition, command: Pick<SlashComman
 
   bindPositionals(tool, props, positionals, params, givenArrays, errors);
   if (errors.length > 0) return { ok: false, errors };
-  if (anchor && tool.atLines) params = tool.atLines(params, anchor);
+  if (anchor) {
+    const scoped = atLines(tool, params, anchor);
+    if ("refusal" in scoped) return { ok: false, errors: [], refusal: scoped.refusal };
+    params = scoped.params;
+  }
 
   const withDefaults = Value.Default(schema, params) as Record<string, unknown>;
   const value = Value.Convert(schema, withDefaults) as Record<string, unknown>;

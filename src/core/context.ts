@@ -32,6 +32,15 @@ export interface LineAnchor {
   endLine: number;
 }
 
+/**
+ * Lines a command was written on that cannot scope it: they left the diff (an outdated review
+ * comment) or number the base's version. `refusal` answers a command that needs them (a tool
+ * whose `atLines` reads the lines); every other command runs as if written in the conversation.
+ */
+export interface UnusableLines {
+  refusal: string;
+}
+
 /** A commit resolve-bot applied (its message carries the `Resolve-Action:` trailer: commit-message.ts). */
 export interface AppliedCommit {
   sha: string;
@@ -65,8 +74,11 @@ export interface CommandContext {
    * `/resolve undo` reverts. Absent where the front end cannot read its history.
    */
   appliedCommits?(): Promise<AppliedCommit[]>;
-  /** Where the commands were written, when on lines of a file: a tool that knows how scopes itself to them. */
-  anchor?: LineAnchor;
+  /**
+   * Where the commands were written, when on lines of a file: a tool that knows how scopes itself
+   * to them; lines that cannot scope a command refuse only the commands that need them.
+   */
+  anchor?: LineAnchor | UnusableLines;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
   /**

@@ -137,6 +137,7 @@ export class Runtime {
       };
     }
     const binding = bindArguments(tool, command, ctx.anchor);
+    if (!binding.ok && binding.refusal !== undefined) return { command: typed, kind: "error", ok: false, message: binding.refusal };
     if (!binding.ok) {
       const errors = binding.errors.map((error) => `- ${error}`).join("\n");
       return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n\n${errors}\n\n${usageBlock(tool)}` };

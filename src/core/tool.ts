@@ -100,7 +100,9 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
    * How the command reads when written on lines of a file (a review comment on a line): the
    * parameters as given (before defaults and validation) scoped to those lines. What it returns
    * is what runs and what the pending action stores, so resolving it replays the same scope.
-   * Without it, the command runs as if written in the conversation.
+   * Without it, the command runs as if written in the conversation. On lines that cannot scope a
+   * command (outdated, or the base side), a command whose `atLines` reads `anchor` is refused, and
+   * one whose `atLines` returns without reading it (say, paths were named) runs as given.
    */
   atLines?(given: Record<string, unknown>, anchor: LineAnchor): Record<string, unknown>;
   execute(toolCallId: string, params: Static<TParams>, signal?: AbortSignal): Promise<ToolResult>;

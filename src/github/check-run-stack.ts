@@ -30,6 +30,7 @@ import {
 import { checkRunExternalId } from "./external-id.js";
 import { GATE_CHECK_NAME } from "./gate-check.js";
 import { decodeRecord, encodeRecord, encodeStep } from "./record-codec.js";
+import type { RunLinks } from "./links.js";
 import { ownedBy, ownerQuery, type RunOwner } from "./run-owner.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 import { shortSha } from "../core/revision.js";
@@ -96,6 +97,8 @@ export interface CheckRunStackOptions extends RunOwner {
   repreview?(record: PendingRecord, sha: string): Promise<RepreviewStep>;
   /** Recovery changed the stack on the head (the gate follows it). */
   onRecovered?(): Promise<void>;
+  /** Told where each action's run is, as runs are created or read pending (replies link them). */
+  runLinks?: RunLinks;
 }
 
 /** Completed without a resolution: by GitHub after 14 days, or with its closed pull request. */
@@ -183,7 +186,10 @@ export class CheckRunStack implements PendingActionStore {
       state.ours = true;
       state.maxSeq = Math.max(state.maxSeq, record.seq);
       const entry = { runId: run.id, name: run.name, record, text: run.output.text ?? "" };
-      if (run.status !== "completed") state.pending.push(entry);
+      if (run.status !== "completed") {
+        state.pending.push(entry);
+        this.options.runLinks?.note(record.id, run.html_url);
+      }
       if (isDormant(run)) dormant.set(record.id, entry);
       else live.add(record.id);
     }
@@ -313,6 +319,7 @@ export class CheckRunStack implements PendingActionStore {
     state.names.add(name);
     state.maxSeq = Math.max(state.maxSeq, record.seq);
     state.pending.push({ runId: data.id, name, record, text: output.text });
+    this.options.runLinks?.note(record.id, data.html_url);
   }
 
   async peek(): Promise<PendingRecord | null> {

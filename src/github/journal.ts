@@ -10,6 +10,7 @@ import { appliedAction, appliedByStep } from "../core/commit-message.js";
 import type { PendingRecord } from "../core/store.js";
 import type { RequestJournal } from "../pipeline/ports.js";
 import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
+import type { RunLinks } from "./links.js";
 import { decodeRecord, decodeStep } from "./record-codec.js";
 import { ownedBy, ownerQuery, type RunOwner } from "./run-owner.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
@@ -22,6 +23,7 @@ interface ListedCommit {
 
 interface ListedRun {
   name: string;
+  html_url?: string | null;
   status: string;
   conclusion: string | null;
   output: { summary: string | null };
@@ -29,11 +31,13 @@ interface ListedRun {
   external_id?: string | null;
 }
 
+/** `runLinks`: told where each action the interrupted run pushed is, so its reply links the run again. */
 export async function readJournal(
   octokit: GitHubClient,
   pr: PullRequestInfo,
   requestId: string,
   owner: RunOwner = {},
+  runLinks?: RunLinks,
 ): Promise<RequestJournal> {
   const ours = (step: string | undefined): step is string => step?.startsWith(`${requestId}#`) === true;
   const journal: RequestJournal = { pushed: new Map(), resolved: new Map() };
@@ -73,6 +77,7 @@ export async function readJournal(
       if (ours(record.requestStep)) {
         const byId = pushed.get(record.requestStep) ?? new Map<string, PendingRecord>();
         pushed.set(record.requestStep, byId.set(record.id, record));
+        runLinks?.note(record.id, run.html_url);
       }
       const resolvedBy = decodeStep(run.output.summary);
       if (run.status === "completed" && ours(resolvedBy)) {

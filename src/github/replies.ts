@@ -19,14 +19,8 @@ const FOLD_DIFF_LINES = 40;
 
 export interface ReplyLinks {
   commitUrl(sha: string): string;
-  /** The check run that holds a pending action (its full diff and annotations), when known. */
+  /** The check run that holds a pending action (its full diff and annotations), when known (links.ts). */
   checkRunUrl?(record: PendingRecord): string | undefined;
-}
-
-type Links = ReplyLinks | ((sha: string) => string);
-
-function linksOf(links: Links): ReplyLinks {
-  return typeof links === "function" ? { commitUrl: links } : links;
 }
 
 function fold(summary: string, body: string, lines: number, limit = FOLD_LINES): string {
@@ -63,9 +57,8 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
   return parts;
 }
 
-export function renderOutcome(outcome: CommandOutcome, links: Links, diffBudget = DIFF_BUDGET): string {
-  const resolvedLinks = linksOf(links);
-  if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, resolvedLinks, diffBudget).join("\n\n");
+export function renderOutcome(outcome: CommandOutcome, links: ReplyLinks, diffBudget = DIFF_BUDGET): string {
+  if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, links, diffBudget).join("\n\n");
   // /help and /pending were asked for: shown whole.
   if (outcome.kind === "help" || outcome.kind === "pending") return text(outcome.message);
   const lines: string[] = [];
@@ -79,14 +72,14 @@ export function renderOutcome(outcome: CommandOutcome, links: Links, diffBudget 
   const resolved = outcome.resolved;
   if (resolved) {
     const facts: string[] = [];
-    if (resolved.commit) facts.push(`Commit [${shortSha(resolved.commit)}](${resolvedLinks.commitUrl(resolved.commit)})`);
+    if (resolved.commit) facts.push(`Commit [${shortSha(resolved.commit)}](${links.commitUrl(resolved.commit)})`);
     if (!outcome.message.includes(resolved.reason)) facts.push(`Reason: ${text(resolved.reason)}`);
     if (facts.length > 0) lines.push(facts.join(" · "));
   }
   return lines.join("\n\n");
 }
 
-export function renderReply(result: CommentOutcome, links: Links): string {
+export function renderReply(result: CommentOutcome, links: ReplyLinks): string {
   const several = result.outcomes.length + result.skipped.length > 1;
   const budget = DIFF_BUDGET / Math.max(1, result.outcomes.length);
   const sections = result.outcomes.map((outcome) => {
@@ -122,7 +115,7 @@ function textLines(message: string): string {
 }
 
 /** The comment for a request's reply (pipeline/reply.ts). */
-export function renderGitHubReply(reply: Reply, links: Links): string {
+export function renderGitHubReply(reply: Reply, links: ReplyLinks): string {
   if (reply.status === "bot-error") return INTERNAL_ERROR;
   const preface = reply.preface === undefined ? "" : `${textLines(reply.preface)}\n\n`;
   if (reply.outcomes.length === 0 && reply.skipped.length === 0)

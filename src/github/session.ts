@@ -17,6 +17,7 @@ import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
 import { transientFailure } from "./http-errors.js";
 import { allows, permissionOf } from "./permissions.js";
 import { readJournal } from "./journal.js";
+import { replyLinks, RunLinks } from "./links.js";
 import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
 import { replyChannel } from "./reply-channel.js";
 import {
@@ -184,7 +185,10 @@ async function permissionRefusal(
 
 export function githubPorts(octokit: GitHubClient, request: Request, options: GitHubPortsOptions): Ports<RepoConfig, PullRequestInfo> {
   const repo = request.repository;
-  const commitUrl = (sha: string) => `${options.webUrl}/${repo.owner}/${repo.repo}/commit/${sha}`;
+  // Each preview's reply links its action's run, wherever this request created or found it.
+  const runLinks = new RunLinks();
+  const links = replyLinks(options.webUrl, repo, runLinks);
+  const commitUrl = links.commitUrl;
   // GitHub Enterprise Server's noreply addresses are users.noreply.<hostname>.
   const noreplyHost = `users.noreply.${new URL(options.webUrl).hostname}`;
   const channel = replyChannel(octokit, request);
@@ -217,6 +221,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
         ...buttons,
         gateCheck: config.gateCheck,
         commitUrl,
+        runLinks,
         repreview: repreviewerFor(options.runtime.registry, (sha) => workspaceAt(pr, sha, config)),
       },
     );
@@ -239,7 +244,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     pullRequest: { read: () => readPullRequest(octokit, repo, request.pullRequest) },
     // Only a re-run looks back at what its interrupted run did (github/journal.ts).
-    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, owner) } } : {}),
+    ...(options.rerun ? { journal: { read: (pr: PullRequestInfo) => readJournal(octokit, pr, request.id, owner, runLinks) } } : {}),
     stack: { open: openStore },
     lifecycle: {
       refresh: (pr, config) => refreshStack(openStore(pr, pr.headSha, config)),
@@ -287,7 +292,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     reply: {
       async send(reply: Reply) {
-        const body = renderGitHubReply(reply, commitUrl) + tookLine(reply);
+        const body = renderGitHubReply(reply, links) + tookLine(reply);
         const marked = `${body}\n\n${requestMarker(request.id, reply.status)}${ranOfEdit(request, reply)}`;
         await channel.post(marked);
         options.onReply?.(marked);

@@ -27,12 +27,10 @@ export function closedRefusal(pr: PullRequestView, commands: string[]): string |
 /**
  * Commands on lines of a file are scoped to those lines of the pull request's head: a comment
  * whose lines left the diff (outdated), or on the base side, has no such lines to scope them to.
+ * What a command that needs them is told (the others run as in the conversation: session.ts).
  */
-export function lineRefusal(origin: Origin): string | undefined {
-  if (origin.kind !== "line-comment") return undefined;
+export function lineRefusal(origin: Extract<Origin, { kind: "line-comment" }>): string {
   if (origin.lines === undefined)
     return `This comment is on a line of ${origin.path} that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.`;
-  if (origin.side === "base")
-    return `This comment is on the old (base) side of ${origin.path}; commands on a line act on the pull request's version of the file. Comment on the new side of the diff, or in the conversation. Nothing was run.`;
-  return undefined;
+  return `This comment is on the old (base) side of ${origin.path}; commands on a line act on the pull request's version of the file. Comment on the new side of the diff, or in the conversation. Nothing was run.`;
 }

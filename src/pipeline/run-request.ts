@@ -1,6 +1,7 @@
 /**
  * The pipeline: one function takes any request through the same steps — configuration →
- * requirements (permission, closed or merged pull request) → session → runtime → a neutral reply
+ * requirements (permission, closed or merged pull request) → session (with the lines a line
+ * comment's commands are scoped to, or why they cannot be) → runtime → a neutral reply
  * that the forge renders. What differs per intent is one entry of HANDLERS; adding behaviour for
  * an intent is changing its entry. Whether someone waits for the answer depends on the request's
  * origin only (`awaitsReply`); where the answer goes is the forge's reply channel for that origin.
@@ -21,7 +22,7 @@ import { classifyFailure } from "./failure.js";
 import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
 import { awaitsReply, requestKey, type Intent, type IntentKind, type Request } from "./request.js";
-import { closedRefusal, configProblems, lineRefusal, permissionRefusal } from "./requirements.js";
+import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
 import { anchorOf, openSession, type Session } from "./session.js";
 import { shortSha } from "../core/revision.js";
 
@@ -163,8 +164,6 @@ async function prepare(
   if (!loaded.ok)
     return { refused: await notice(ports, "user-error", configProblems(loaded.file, loaded.errors), ports.config.fallback, reading) };
   const config = loaded.config;
-  const misplaced = lineRefusal(request.origin);
-  if (misplaced) return { refused: await notice(ports, "user-error", misplaced, config, reading) };
   const denied = await ports.permission.refusal(request.actor, commands, config);
   if (denied) return { refused: await notice(ports, "user-error", permissionRefusal(denied, request.actor.login), config, reading) };
   const pr = await reading;

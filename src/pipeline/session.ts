@@ -6,11 +6,12 @@
  * (on GitHub, CheckRunStack moves the head of the copy of the pull request it was opened with).
  */
 import { normaliseCommandName } from "../core/commands.js";
-import type { CommandContext, LineAnchor } from "../core/context.js";
+import type { CommandContext, LineAnchor, UnusableLines } from "../core/context.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { carriedOut } from "./journal.js";
 import type { Ports, PullRequestView, RequestConfig, RequestJournal, StackStore } from "./ports.js";
 import type { Origin, RequestActor } from "./request.js";
+import { lineRefusal } from "./requirements.js";
 
 export interface Session {
   context: CommandContext;
@@ -24,12 +25,16 @@ export interface SessionRequest {
   /** What an interrupted earlier run of the request did (a re-run only). */
   journal?: RequestJournal;
   /** The lines the commands were written on (a line comment): tools scope themselves to them. */
-  anchor?: LineAnchor;
+  anchor?: LineAnchor | UnusableLines;
 }
 
-/** The head-side lines a request's commands were written on, if any. */
-export function anchorOf(origin: Origin): LineAnchor | undefined {
-  if (origin.kind !== "line-comment" || origin.lines === undefined || origin.side !== "head") return undefined;
+/**
+ * The lines a request's commands were written on, if any: head-side lines of the diff, or, when
+ * they cannot scope a command (outdated, base side), why a command that needs them is refused.
+ */
+export function anchorOf(origin: Origin): LineAnchor | UnusableLines | undefined {
+  if (origin.kind !== "line-comment") return undefined;
+  if (origin.lines === undefined || origin.side !== "head") return { refusal: lineRefusal(origin) };
   return { path: origin.path, startLine: origin.lines.start, endLine: origin.lines.end };
 }
 

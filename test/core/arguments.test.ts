@@ -23,6 +23,38 @@ const tool: AnyToolDefinition = {
 const bind = (args: string, block?: { language: "json" | "yaml"; text: string }) => bindArguments(tool, { args, block });
 
 describe("bindArguments", () => {
+  describe("on lines of a file", () => {
+    const scoped: AnyToolDefinition = {
+      ...tool,
+      // Like /ast-edit: with no paths named, the file the comment is on.
+      atLines: (given, anchor) => (given.paths !== undefined ? given : { ...given, paths: [anchor.path] }),
+    };
+    const refusal = "Those lines left the diff.";
+
+    test("a tool that reads the lines is scoped to them", () => {
+      expect(bindArguments(scoped, { args: "a" }, { path: "src/a.ts", startLine: 2, endLine: 3 })).toEqual({
+        ok: true,
+        params: { from: "a", paths: ["src/a.ts"] },
+      });
+    });
+
+    test("lines that cannot scope a command refuse it only when the tool reads them", () => {
+      expect(bindArguments(scoped, { args: "a" }, { refusal })).toEqual({ ok: false, errors: [], refusal });
+      expect(bindArguments(scoped, { args: "a --paths src" }, { refusal })).toEqual({ ok: true, params: { from: "a", paths: ["src"] } });
+      expect(bindArguments(tool, { args: "a" }, { refusal })).toEqual({ ok: true, params: { from: "a", paths: ["."] } });
+    });
+
+    test("a tool's own failure is not taken for a refusal", () => {
+      const broken: AnyToolDefinition = {
+        ...tool,
+        atLines: () => {
+          throw new Error("bug");
+        },
+      };
+      expect(() => bindArguments(broken, { args: "a" }, { refusal })).toThrow("bug");
+    });
+  });
+
   test("positionals, --key value, --key=value, repeated arrays, numbers, booleans", () => {
     expect(bind("a b --paths src --paths=lib --limit 3 --dry-run --mode=fast")).toEqual({
       ok: true,

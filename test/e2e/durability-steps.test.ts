@@ -99,6 +99,12 @@ async function commitsSince(base: string, branch: string): Promise<Array<{ sha: 
 
 const file = (branch: string, path: string) => bot.gh.runGit(REPO, ["show", `refs/heads/${branch}:${path}`]);
 const link = (sha: string) => `[${sha.slice(0, 7)}](${bot.gh.url}/${REPO}/commit/${sha})`;
+/** The html_url of the one run of an action on a commit: a re-run's reply links it as the first run's would have. */
+const runUrl = (sha: string, label: string) => {
+  const runs = runsOn(bot, REPO, sha).filter((run) => run.name === `resolve-bot: ${label}`);
+  expect(runs).toHaveLength(1);
+  return runs[0]!.htmlUrl;
+};
 const actionRuns = (sha: string) =>
   runsOn(bot, REPO, sha)
     .filter((run) => run.name.startsWith("resolve-bot: "))
@@ -161,7 +167,7 @@ test("SIGKILL before the reply, every write done: one reply that says what the f
   expect(result.replies).toEqual([
     [
       "✅ `/ast-edit`",
-      `**${ERROR_LABEL}** — pending #2, nothing written yet`,
+      `**${ERROR_LABEL}** — pending #2, nothing written yet · [check run](${runUrl(pr.headSha, ERROR_LABEL)})`,
       `This was already carried out: the preview was pushed ${INTERRUPTED}`,
       "✅ `/resolve`",
       `This was already carried out: commit ${head.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
@@ -194,7 +200,7 @@ test("SIGKILL after a preview's check run was created, before the gate and the r
   expect(runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot")?.conclusion).toBe("action_required");
   expect(result.replies).toEqual([
     [
-      `**${LOG_LABEL}** — pending #1, nothing written yet`,
+      `**${LOG_LABEL}** — pending #1, nothing written yet · [check run](${runUrl(pr.headSha, LOG_LABEL)})`,
       `This was already carried out: the preview was pushed ${INTERRUPTED}`,
       `---\nNext: ${RESOLVE}.`,
     ].join("\n\n"),

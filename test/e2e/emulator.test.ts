@@ -216,6 +216,65 @@ describe("review comments on lines", () => {
   });
 });
 
+describe("review threads follow the head", () => {
+  it("untouched lines move with the text around them; once a commit changes them, replies carry line null (outdated)", async () => {
+    const lines = ["one", "two", "three", "four", "five", "six"];
+    const branch = "threads-follow";
+    const opened = await emulator.createPullRequest({
+      repo: REPO,
+      head: branch,
+      user: "alice",
+      commits: [{ files: { "src/t.ts": `${lines.join("\n")}\n` } }],
+    });
+    const onThree = await emulator.webhooks.reviewComment({
+      repo: REPO,
+      number: opened.number,
+      user: "alice",
+      body: "3",
+      path: "src/t.ts",
+      line: 3,
+    });
+    const onFive = await emulator.webhooks.reviewComment({
+      repo: REPO,
+      number: opened.number,
+      user: "alice",
+      body: "4-5",
+      path: "src/t.ts",
+      startLine: 4,
+      line: 5,
+    });
+    const reply = (inReplyTo: number) =>
+      emulator.webhooks.reviewComment({ repo: REPO, number: opened.number, user: "alice", body: "re", inReplyTo });
+
+    // Two lines inserted above both threads: they move down by two.
+    const inserted = await emulator.pushCommit(REPO, branch, {
+      files: { "src/t.ts": `zero\nhalf\n${lines.join("\n")}\n` },
+      author: "alice",
+    });
+    expect((await reply(onFive.commentId)).payload.comment).toMatchObject({
+      start_line: 6,
+      line: 7,
+      position: 7,
+      original_start_line: 4,
+      original_line: 5,
+      commit_id: inserted,
+      original_commit_id: opened.headSha,
+    });
+    // "three" (now line 5) changes: that thread is outdated; the other keeps its lines.
+    const changed = ["zero", "half", "one", "two", "THREE", "four", "five", "six"];
+    await emulator.pushCommit(REPO, branch, { files: { "src/t.ts": `${changed.join("\n")}\n` }, author: "alice" });
+    expect((await reply(onThree.commentId)).payload.comment).toMatchObject({
+      line: null,
+      position: null,
+      start_line: null,
+      original_line: 3,
+    });
+    expect((await reply(onFive.commentId)).payload.comment).toMatchObject({ start_line: 6, line: 7 });
+    const listed = await octokit.rest.pulls.listReviewComments({ owner, repo, pull_number: opened.number });
+    expect(listed.data.find((comment) => comment.id === onThree.commentId)).not.toHaveProperty("line");
+  });
+});
+
 describe("pull requests, permissions, comments", () => {
   it("reads same-repo and fork pull requests", async () => {
     const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pr.number });

@@ -4,7 +4,7 @@
  * runs its commands like a conversation comment. Real server, signed webhooks, the emulator.
  */
 import { OpenApiValidator } from "./emulator/index.js";
-import { deliver, latestReply, lineComment, useBot, waitFor, type Bot } from "./harness.js";
+import { deliver, latestReply, lineComment, runsOn, useBot, waitFor, type Bot } from "./harness.js";
 
 const REPO = "acme/lines";
 const UTIL = [
@@ -62,6 +62,62 @@ test("/ast-edit on a line keeps only that line's matches, says so in the thread;
   expect(util).toBe(UTIL.replace('console.log("qty"', 'logger.debug("qty"'));
   const thread = bot.gh.lineComments(REPO, pr.number).filter((comment) => comment.inReplyTo === preview.commentId);
   expect(thread.map((comment) => comment.user)).toEqual([bot.gh.botLogin, "alice", bot.gh.botLogin]);
+});
+
+test("after its own apply outdates a thread, /pending, /resolve undo and /resolve apply still work there; a scoped /ast-edit is refused", async () => {
+  const pr = await openPullRequest("thread-after-apply");
+  const pattern = "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'";
+  const preview = await lineComment(bot, { repo: REPO, number: pr.number, user: "alice", body: pattern, path: "src/util.ts", line: 3 });
+  // A thread on line 6, which the apply does not touch: it keeps its line.
+  const other = await lineComment(bot, { repo: REPO, number: pr.number, user: "alice", body: "/pending", path: "src/util.ts", line: 6 });
+  const reply = (body: string) => lineComment(bot, { repo: REPO, number: pr.number, user: "alice", body, inReplyTo: preview.commentId });
+  const lineOf = (id: number) => bot.gh.lineComments(REPO, pr.number).find((comment) => comment.id === id)?.line;
+  const conversation = botComments(pr.number).length;
+
+  const applied = await reply("/resolve apply only the qty line");
+  expect(applied.done).toBe("rocket");
+  const edited = (await bot.gh.branchSha(REPO, "thread-after-apply"))!;
+  expect(await bot.gh.fileAt(REPO, edited, "src/util.ts")).toBe(UTIL.replace('console.log("qty"', 'logger.debug("qty"'));
+
+  // The commit changed line 3: GitHub now sends the thread's replies with `line: null` (outdated).
+  const pending = await reply("/pending");
+  expect(lineOf(pending.commentId)).toBeNull();
+  expect([pending.done, pending.reply]).toEqual(["rocket", "Nothing is pending."]);
+
+  const undo = await reply("/resolve undo x");
+  expect(undo.done).toBe("rocket");
+  const undoLabel = `Undo: AST Edit: 1 replacement in 1 file (${edited.slice(0, 7)})`;
+  expect(undo.reply).toMatch(new RegExp(`^\\*\\*${undoLabel.replace(/[()]/g, "\\$&")}\\*\\* — pending #\\d+, nothing written yet`));
+  expect(undo.reply).toContain('-  logger.debug("qty", qty);\n+  console.log("qty", qty);');
+
+  const reverted = await reply("/resolve apply y");
+  expect(reverted.done).toBe("rocket");
+  const head = (await bot.gh.branchSha(REPO, "thread-after-apply"))!;
+  expect(reverted.reply).toBe(
+    `Reverted ${edited.slice(0, 7)} (AST Edit: 1 replacement in 1 file).\n\nCommit [${head.slice(0, 7)}](${bot.gh.url}/${REPO}/commit/${head}) · Reason: y`,
+  );
+  expect(await bot.gh.fileAt(REPO, head, "src/util.ts")).toBe(UTIL);
+
+  const scoped = await reply(pattern);
+  expect(scoped.done).toBe("confused");
+  expect(scoped.reply).toBe(
+    "This comment is on a line of src/util.ts that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.",
+  );
+  expect(runsOn(bot, REPO, head).filter((run) => run.name.startsWith("resolve-bot: ") && run.status !== "completed")).toEqual([]);
+
+  // The untouched thread is not outdated: a command scoped to its line still runs there.
+  const renamed = await lineComment(bot, {
+    repo: REPO,
+    number: pr.number,
+    user: "alice",
+    body: "/rename-symbol CURRENCY_CODE",
+    inReplyTo: other.commentId,
+  });
+  expect(lineOf(renamed.commentId)).toBe(6);
+  expect(renamed.done).toBe("rocket");
+  expect(renamed.reply).toContain("**Rename Symbol: CURRENCY → CURRENCY_CODE (3 references in 2 files)**");
+  // Every answer went into its thread.
+  expect(botComments(pr.number)).toHaveLength(conversation);
 });
 
 test("a thread reply whose answer is lost (502 after GitHub wrote it) is posted once, not twice", async () => {

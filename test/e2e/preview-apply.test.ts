@@ -2,7 +2,7 @@
  * The main loop through GitHub: preview → pending check run + gate → /resolve apply → one
  * verified commit, all through the real server and a stateful emulator.
  */
-import { comment, latestReply, runsOn, useBot, waitFor, deliver, type Bot } from "./harness.js";
+import { comment, latestReply, lineComment, runsOn, useBot, waitFor, deliver, type Bot } from "./harness.js";
 
 const REPO = "acme/widgets";
 const BASE_FILES = {
@@ -57,7 +57,10 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
     ["Apply newest", "apply"],
     ["Discard newest", "discard"],
   ]);
-  expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet");
+  expect(action[0]!.htmlUrl).toBe(`${bot.gh.url}/acme/widgets/runs/${action[0]!.id}`);
+  expect(previewed.reply).toContain(
+    `**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet · [check run](${action[0]!.htmlUrl})`,
+  );
   expect(previewed.reply).toContain("```diff\ndiff --git a/src/log.ts b/src/log.ts");
   expect(previewed.reply).toMatch(/---\nNext: `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/);
   // The preview wrote nothing to the repository.
@@ -87,6 +90,46 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
   expect(applied.reply).toBe(
     `Applied 2 replacements in 2 files.\n\nCommit [${head.slice(0, 7)}](${bot.gh.url}/acme/widgets/commit/${head}) · Reason: use the structured logger`,
   );
+});
+
+test("every preview reply links each action's check run, at the html_url GitHub gave the run: in the conversation and in a thread", async () => {
+  const pr = await openPr("feature-links");
+  const statusLines = (reply: string) => reply.split("\n").filter((line) => line.includes("nothing written yet"));
+  const runUrl = (label: string) => {
+    const runs = runsOn(bot, REPO, pr.headSha).filter((run) => run.name === `resolve-bot: ${label}`);
+    expect(runs).toHaveLength(1);
+    return runs[0]!.htmlUrl;
+  };
+  const two = await comment(
+    bot,
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src/log.ts\n/rename-symbol run execute",
+  );
+  expect(two.done).toBe("rocket");
+  const edit = "AST Edit: 1 replacement in 1 file";
+  const rename = "Rename Symbol: run → execute (3 references in 2 files)";
+  expect(statusLines(two.reply)).toEqual([
+    `**${edit}** — pending #1, nothing written yet · [check run](${runUrl(edit)})`,
+    `**${rename}** — pending #2, nothing written yet · [check run](${runUrl(rename)})`,
+  ]);
+  expect(runUrl(edit)).toMatch(new RegExp(`^${bot.gh.url}/acme/widgets/runs/\\d+$`));
+
+  const inThread = await lineComment(bot, {
+    repo: REPO,
+    number: pr.number,
+    user: "alice",
+    body: "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' src/main.ts",
+    path: "docs/x.md",
+    line: 1,
+  });
+  expect(inThread.done).toBe("rocket");
+  const info = "AST Edit: 1 replacement in 1 file (#3)";
+  const infoRun = runsOn(bot, REPO, pr.headSha).find((run) => run.name === `resolve-bot: ${info}`)!;
+  expect(statusLines(inThread.reply)).toEqual([
+    `**AST Edit: 1 replacement in 1 file** — pending #3, nothing written yet · [check run](${infoRun.htmlUrl})`,
+  ]);
 });
 
 test("nothing pending and discard use the spec's messages verbatim", async () => {

@@ -55,7 +55,7 @@ test("preview → apply → /resolve undo previews git's revert as a pending act
   expect(undoRun).toBeDefined();
   expect(undo.reply).toBe(
     [
-      `**${undoLabel}** — pending #1, nothing written yet`,
+      `**${undoLabel}** — pending #1, nothing written yet · [check run](${undoRun!.htmlUrl})`,
       `Reverts ${short} as \`git revert\` would, onto the head (${short}). Reason: the logger is not wired up yet`,
       "```diff",
       "diff --git a/src/log.ts b/src/log.ts",
@@ -82,7 +82,7 @@ test("preview → apply → /resolve undo previews git's revert as a pending act
     ]
       .join("\n")
       .replace("yet\n```", "yet\n\n```")
-      .replace("yet\nReverts", "yet\n\nReverts"),
+      .replace(")\nReverts", ")\n\nReverts"),
   );
   expect([undoRun!.status, undoRun!.output.title]).toEqual(["in_progress", undoLabel]);
   const gate = runsOn(bot, REPO, edited).find((run) => run.name === "resolve-bot")!;

@@ -434,21 +434,33 @@ describe("commands written on lines of a file", () => {
     ]);
   });
 
-  test("an outdated comment (its lines left the diff) runs nothing and says why", async () => {
+  test("on an outdated comment (its lines left the diff) a command that needs the lines is refused, and stops the rest", async () => {
     const { forge, comment } = await setup();
-    expect((await comment("/append two", onLines())).status).toBe("user-error");
-    expect(forge.replies[0]!.notice).toBe(
+    expect((await comment("/append two\n/pending", onLines())).status).toBe("user-error");
+    expect(forge.replies[0]!.outcomes.map((outcome) => outcome.message)).toEqual([
       "This comment is on a line of a.txt that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.",
-    );
+    ]);
+    expect(forge.replies[0]!.skipped).toEqual(["/pending"]);
     expect(forge.store.pushed).toEqual([]);
     expect(forge.finished).toEqual([false]);
   });
 
-  test("a comment on the base side runs nothing and says why", async () => {
+  test("on an outdated comment the other commands run as in the conversation, answered where it was asked", async () => {
+    const { forge, comment } = await setup();
+    // `/append <file> <text>` names its file: the lines do not scope it.
+    const result = await comment("/append a.txt two\n/pending\n/resolve apply in the thread", onLines());
+    expect(result.status).toBe("ok");
+    expect(forge.files.get(forge.head)).toEqual({ "a.txt": "one\ntwo\n" });
+    expect(forge.replies[0]!.outcomes.map((outcome) => outcome.ok)).toEqual([true, true, true]);
+    expect(forge.channels).toEqual(["line-comment"]);
+  });
+
+  test("a comment on the base side refuses a command that needs the lines, and says why", async () => {
     const { forge, comment } = await setup();
     await comment("/append two", onLines({ start: 1, end: 1 }, "base"));
-    expect(forge.replies[0]!.notice).toContain("This comment is on the old (base) side of a.txt");
+    expect(forge.replies[0]!.outcomes[0]!.message).toContain("This comment is on the old (base) side of a.txt");
     expect(forge.store.pushed).toEqual([]);
+    expect((await comment("/pending", onLines({ start: 1, end: 1 }, "base"))).status).toBe("ok");
   });
 
   test("permissions hold as in the conversation", async () => {

@@ -586,11 +586,18 @@ export class GitHubEmulator {
 
   // ---------------------------------------------------------------- observation
 
-  checkRuns(fullName: string, filter: { headSha?: string; name?: string } = {}): CheckRun[] {
+  /** Check runs, with the `html_url` the API gives them (`htmlUrl`). */
+  checkRuns(fullName: string, filter: { headSha?: string; name?: string } = {}): Array<CheckRun & { htmlUrl: string }> {
     const repo = this.repoOf(fullName);
     return this.state.checkRuns
       .filter((r) => r.repo === repo && (!filter.headSha || r.headSha === filter.headSha) && (!filter.name || r.name === filter.name))
-      .map((r) => ({ ...r, output: { ...r.output }, annotations: [...r.annotations], actions: [...r.actions] }));
+      .map((r) => ({
+        ...r,
+        output: { ...r.output },
+        annotations: [...r.annotations],
+        actions: [...r.actions],
+        htmlUrl: this.ctx.shapes.checkRunHtmlUrl(r),
+      }));
   }
 
   comments(fullName: string, number: number): Array<{ id: number; user: string; body: string; createdAt: string; updatedAt: string }> {

@@ -377,7 +377,7 @@ export class Shapes {
       ...(outdated && s.rest ? {} : { position: c.line }),
       original_position: c.originalLine,
       commit_id: c.commitId,
-      original_commit_id: c.commitId,
+      original_commit_id: c.originalCommitId,
       ...(c.inReplyTo !== null ? { in_reply_to_id: c.inReplyTo } : {}),
       user: this.user(c.user),
       body: c.body,
@@ -408,6 +408,11 @@ export class Shapes {
     };
   }
 
+  /** Where GitHub shows a check run (its `html_url`). */
+  checkRunHtmlUrl(run: CheckRun): string {
+    return `${this.web}/${run.repo.fullName}/runs/${run.id}`;
+  }
+
   checkRun(run: CheckRun, app: AppInfo, pulls: Array<{ pr: PullRequest; headSha: string; baseSha: string }>): Json {
     const repoUrl = `${this.api}/repos/${run.repo.fullName}`;
     const url = `${repoUrl}/check-runs/${run.id}`;
@@ -418,7 +423,7 @@ export class Shapes {
       head_sha: run.headSha,
       external_id: run.externalId ?? "",
       url,
-      html_url: `${this.web}/${run.repo.fullName}/runs/${run.id}`,
+      html_url: this.checkRunHtmlUrl(run),
       details_url: run.detailsUrl ?? `${this.web}/apps/${app.slug}`,
       status: run.status,
       conclusion: run.conclusion,

@@ -125,7 +125,10 @@ export interface LineComment {
   originalLine: number;
   originalStartLine: number | null;
   side: "LEFT" | "RIGHT";
+  /** The commit the comment's `line` numbers (it moves with the head while the lines are untouched: threads.ts). */
   commitId: string;
+  /** The commit it was written on. */
+  originalCommitId: string;
   /** The first comment of the thread, for replies. */
   inReplyTo: number | null;
   reviewId: number;

@@ -6,6 +6,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import type { RouteContext } from "./routes/context.js";
 import { leftRanges, pullRequestFiles, rightRanges } from "./routes/reviews.js";
+import { followThread } from "./threads.js";
 import { isoNow, type IssueComment, type LineComment, type PullRequest, type Repo } from "./state.js";
 
 export interface WebhookEvent {
@@ -156,7 +157,8 @@ export class WebhookFactory {
   /**
    * `pull_request_review_comment.created`: `user` comments on `line` (through `startLine` for a
    * range) of `path` in the pull request's diff, on the head's side (RIGHT) unless `side` says
-   * LEFT; or replies in the thread of `inReplyTo`. The lines must be part of the diff, as on GitHub.
+   * LEFT; or replies in the thread of `inReplyTo`, which carries the thread's lines as the commits
+   * since its start left them (threads.ts). The lines must be part of the diff, as on GitHub.
    * `outdated`: the comment was written on an earlier diff and its lines are no longer in it
    * (GitHub then sends `line` and `position` as null). The comment is created in the emulator.
    */
@@ -179,6 +181,8 @@ export class WebhookFactory {
     const { headSha } = await this.ctx.pullShas(pr);
     const thread = opts.inReplyTo === undefined ? undefined : state.lineComments.find((c) => c.id === opts.inReplyTo);
     if (opts.inReplyTo !== undefined && (!thread || thread.inReplyTo !== null)) throw new Error(`no thread starts at ${opts.inReplyTo}`);
+    // A reply carries its thread's lines as they are now: moved, or outdated by the commits since.
+    if (thread) await followThread(this.ctx, pr, thread);
     const base = thread ?? (await this.newThread(pr, opts));
     const comment: LineComment = {
       ...base,
@@ -188,6 +192,7 @@ export class WebhookFactory {
       inReplyTo: thread ? thread.id : null,
       reviewId: state.nextId("review", 80_000_000),
       commitId: thread?.commitId ?? headSha,
+      originalCommitId: thread?.originalCommitId ?? headSha,
       createdAt: now,
       updatedAt: now,
     };
@@ -211,7 +216,9 @@ export class WebhookFactory {
   private async newThread(
     pr: PullRequest,
     opts: { path?: string; line?: number; startLine?: number; side?: "LEFT" | "RIGHT" },
-  ): Promise<Omit<LineComment, "id" | "user" | "body" | "inReplyTo" | "reviewId" | "commitId" | "createdAt" | "updatedAt">> {
+  ): Promise<
+    Omit<LineComment, "id" | "user" | "body" | "inReplyTo" | "reviewId" | "commitId" | "originalCommitId" | "createdAt" | "updatedAt">
+  > {
     const { path, line } = opts;
     if (path === undefined || line === undefined) throw new Error("a review comment needs a path and a line (or inReplyTo)");
     const side = opts.side ?? "RIGHT";
