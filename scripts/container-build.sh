@@ -3,7 +3,8 @@
 # builds it (`npm ci` inside, from the npm registry), with Debian's buildah (chroot isolation: no
 # daemon) on the base scripts/container-base.sh makes in place of node:20-bookworm-slim, since no
 # container registry is reachable here (cached in buildah's storage after the first run).
-# test/container/image.test.ts runs what it builds. Prints how long each part took.
+# test/container/image.test.ts runs what it builds, when its label org.opencontainers.image.revision
+# is the test's checkout's commit (as the release workflow labels it). Prints how long each part took.
 # Usage (as root): bash scripts/container-build.sh [tag]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,8 @@ trap 'rm -f "$log"' EXIT
 started=$SECONDS
 bash scripts/container-base.sh
 based=$SECONDS
-buildah bud --isolation chroot --format docker --pull-never --build-arg "BASE=$BASE" --tag "$TAG" . >"$log" 2>&1 || {
+buildah bud --isolation chroot --format docker --pull-never --build-arg "BASE=$BASE" \
+  --label "org.opencontainers.image.revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)" --tag "$TAG" . >"$log" 2>&1 || {
   tail -40 "$log"
   exit 1
 }
