@@ -15,10 +15,9 @@ trap 'rm -f "$log"' EXIT
 started=$SECONDS
 bash scripts/container-base.sh
 based=$SECONDS
-buildah bud --isolation chroot --format docker --pull-never --build-arg "BASE=$BASE" \
+buildah bud --isolation chroot --format docker --pull-never --layers --build-arg "BASE=$BASE" \
   --label "org.opencontainers.image.revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)" --tag "$TAG" . >"$log" 2>&1 || {
   tail -40 "$log"
   exit 1
 }
-buildah rmi --prune >/dev/null 2>&1 || true
 echo "image $TAG built: base $((based - started)) s, image $((SECONDS - based)) s ($(buildah images --format '{{.Size}}' "$TAG"))"

@@ -48,7 +48,8 @@ export function checkNeeds(what: string, needs: readonly Need[], env: Env = proc
   if (missing.length === 0) return missing;
   const line = missingLine(missing);
   if (env.CI === "true") throw new Error(`${what} cannot run: ${line} (.ci/run must install it: CI never skips these tests)`);
-  console.warn(`Skipping ${what}: ${line}`);
+  // Straight to stderr: jest drops the console output of a suite whose tests are all skipped.
+  process.stderr.write(`Skipping ${what}: ${line}\n`);
   return missing;
 }
 
