@@ -10,14 +10,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TAG="${1:-localhost/resolve-bot:test}"
 BASE="localhost/resolve-bot-base:node20-bookworm-slim" # made by scripts/container-base.sh
+CACHE="localhost/resolve-bot-build:cache"
 log="$(mktemp /var/tmp/resolve-bot-image-build.XXXXXX.log)"
 trap 'rm -f "$log"' EXIT
 started=$SECONDS
 bash scripts/container-base.sh
 based=$SECONDS
-buildah bud --isolation chroot --format docker --pull-never --layers --build-arg "BASE=$BASE" \
-  --label "org.opencontainers.image.revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)" --tag "$TAG" . >"$log" 2>&1 || {
+# Layers are cached (--layers): the Dockerfile installs the build tools and runs `npm ci` before it
+# copies src/, so a build whose package*.json did not change reuses them. The build stage is tagged
+# (CACHE) so that those layers are kept, and `rmi --prune` then drops what older builds left.
+bud=(buildah bud --isolation chroot --format docker --pull-never --layers --build-arg "BASE=$BASE")
+{
+  "${bud[@]}" --target build --tag "$CACHE" . &&
+    "${bud[@]}" --label "org.opencontainers.image.revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)" --tag "$TAG" .
+} >"$log" 2>&1 || {
   tail -40 "$log"
   exit 1
 }
+buildah rmi --prune >/dev/null
 echo "image $TAG built: base $((based - started)) s, image $((SECONDS - based)) s ($(buildah images --format '{{.Size}}' "$TAG"))"
