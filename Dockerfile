@@ -1,30 +1,35 @@
-# resolve-bot's container image: `bash scripts/container-build.sh` (or `buildah bud --format docker .`
-# / `docker build .` once BASE exists). compose.yaml runs it with Redis and a second worker.
+# resolve-bot's container image: `docker build -t resolve-bot .`, or `docker compose up -d --build`
+# with compose.yaml (Redis and a second worker). Released images: ghcr.io/<owner>/resolve-bot
+# (.github/workflows/release.yml, on a v* tag).
 #
-# BASE: Debian bookworm minbase + tini + Node.js 20 + npm, made by scripts/container-base.sh with
-# debootstrap and the npm registry, so the build pulls nothing from a container registry. Any
-# glibc image with Node 20 and npm on PATH and tini at /usr/bin/tini will do (node:20-bookworm-slim
-# plus `apt-get install tini`, say).
-ARG BASE=localhost/resolve-bot-base:node20-bookworm
+# BASE: any Debian bookworm image with Node.js 20 and npm under /usr/local. CI, which reaches no
+# container registry, passes a stand-in made with debootstrap (scripts/container-build.sh).
+ARG BASE=node:20-bookworm-slim
 
-# Build: compile the TypeScript, then keep only the production dependencies. node_modules comes
-# from the build context, where `npm ci` (CI's, or yours) installed it for Node 20 on glibc: so
-# better-sqlite3's native module is copied, not compiled (the base has no compiler, and its
-# install script would fetch a prebuilt binary from GitHub). Node 20 modules share one ABI
-# (NODE_MODULE_VERSION 115) and bookworm is the glibc they were built against; the last step
-# loads it on the image's Node to prove so.
+# Build: install the locked dependencies for this platform (native modules included: better-sqlite3
+# and ast-grep are installed for the image's Linux, not for the machine that runs the build), compile
+# the TypeScript, then keep only the production dependencies. better-sqlite3 downloads a prebuilt
+# binary when it can and otherwise compiles itself: python3, make and g++ stay in this stage.
 FROM ${BASE} AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /build
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json app.yml ./
-COPY node_modules ./node_modules
+# The dependencies first: this layer is reused as long as package*.json are unchanged.
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json app.yml ./
 COPY src ./src
 COPY examples ./examples
 RUN node node_modules/typescript/bin/tsc -p tsconfig.build.json \
-  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund --offline \
+  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 
-# Runtime: production dependencies and the compiled code only, as an unprivileged user.
+# Runtime: Node, tini, the production dependencies and the compiled code, as an unprivileged user.
 FROM ${BASE}
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

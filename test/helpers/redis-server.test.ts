@@ -17,12 +17,15 @@ describeWithRedis("the redis-server helper test")("RedisServer", () => {
     // Inside the repository, so that the helper's `ioredis` import resolves.
     const dir = mkdtempSync(join(here, "..", "..", "node_modules", ".cache-redis-server-"));
     try {
-      const source = readFileSync(join(here, "redis-server.ts"), "utf8");
-      const { outputText } = ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
-      });
+      // It and what it imports from here (./machine.js), as .mjs files.
+      for (const name of ["redis-server", "machine"]) {
+        const source = readFileSync(join(here, `${name}.ts`), "utf8");
+        const { outputText } = ts.transpileModule(source, {
+          compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+        });
+        writeFileSync(join(dir, `${name}.mjs`), outputText.replace('from "./machine.js"', 'from "./machine.mjs"'));
+      }
       const helper = join(dir, "redis-server.mjs");
-      writeFileSync(helper, outputText);
       const script = `const { RedisServer } = await import(${JSON.stringify(pathToFileURL(helper).href)});
         for (let i = 0; i < 3; i++) await (await RedisServer.start()).stop();
         console.log("ok");`;

@@ -1,22 +1,20 @@
 /**
  * A throwaway redis-server on a free loopback port, for tests. Where the binary is missing, tests
- * outside CI are skipped with one line saying why; in CI (CI=true) they fail instead.
+ * outside CI are skipped with one line saying why; in CI (CI=true) they fail instead (./machine.ts).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
+import { checkNeeds, debianCommand, missingLine, missingNeeds } from "./machine.js";
 
-export const redisServerMissing =
-  spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error !== undefined
-    ? "redis-server not found: install it (apt-get install redis-server) to run the Redis queue tests"
-    : undefined;
+const redisServer = debianCommand("redis-server");
+
+/** Why the Redis queue cannot run here (for `npm run bench`), or undefined. */
+export const redisServerMissing = missingNeeds([redisServer]).length > 0 ? missingLine([redisServer]) : undefined;
 
 /** `describe` when Redis tests can run, else (outside CI) `describe.skip` after saying so once. */
 export function describeWithRedis(what: string): jest.Describe {
-  if (!redisServerMissing) return describe;
-  if (process.env.CI === "true") throw new Error(`${redisServerMissing} (CI never skips them)`);
-  console.log(`Skipping ${what}: ${redisServerMissing}`);
-  return describe.skip;
+  return checkNeeds(what, [redisServer]).length === 0 ? describe : describe.skip;
 }
 
 export class RedisServer {
