@@ -14,6 +14,8 @@
  *   request log (the action's exit, later by the job summary and the process's exit, is shown too);
  * - the timeline of the cold run, from the same log: the first GitHub request (process start,
  *   bundle load, event, tools' registry, token), git's fetch (first request to last answer);
+ * - what a process start costs, in the same runs: \`node -e 0\` (node alone) and the bundle with no
+ *   event (it loads, finds no GITHUB_EVENT_NAME and exits: node + evaluating the bundle);
  * - peak RSS of the action's process tree (node, git, the ast-grep CLI) sampled every 50 ms, as
  *   repo-size samples the server's.
  */
@@ -59,7 +61,9 @@ export interface ActionRow {
   warm_ratio: number;
   /** The cold run's timeline (medians, ms from process start). */
   timeline: { first_request_ms: number; git_start_ms: number; git_end_ms: number; rocket_ms: number; exit_ms: number };
-  samples: { cold: number[]; warm: number[]; server_first: number[]; first_request: number[] };
+  /** Medians (ms, process start to exit): \`node -e 0\`, and the bundle given no event (loads, then exits). */
+  startup: { node_ms: number; bundle_load_ms: number };
+  samples: { cold: number[]; warm: number[]; server_first: number[]; first_request: number[]; node: number[]; bundle_load: number[] };
   /** The 1-minute load average before and after the row (a shared machine). */
   load: [before: number, after: number];
   /** The action's process tree (node, git, ast-grep), the larger of the cold and warm runs, over all runs. */
@@ -182,6 +186,18 @@ async function runAction(gh: GitHubEmulator, repo: string, number: number, runne
   };
 }
 
+/** Process start to exit of \`node args\` with only PATH and HOME set (no event: the bundle exits once loaded). */
+async function exitMs(args: readonly string[]): Promise<number> {
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+  const started = Date.now();
+  const child = spawn(process.execPath, args, { env, stdio: "ignore" });
+  await new Promise((resolve, reject) => {
+    child.once("exit", resolve);
+    child.once("error", reject);
+  });
+  return Date.now() - started;
+}
+
 /** A fresh emulator with the repository and a pull request; the cold run (fresh RUNNER_TEMP), then the warm one. */
 async function actionRun(repo: BigRepo, runId: number): Promise<{ cold: ActionTimes; warm: ActionTimes }> {
   const gh = await GitHubEmulator.start();
@@ -213,17 +229,21 @@ export async function benchAction(astGrep: string, runs: number): Promise<Action
   const bundle = bundleSize();
   const repo = await effectCopies(1);
   const loadBefore = os.loadavg()[0]!;
-  const pairs: Array<{ action: { cold: ActionTimes; warm: ActionTimes }; server: RunTimes }> = [];
+  const pairs: Array<{ action: { cold: ActionTimes; warm: ActionTimes }; server: RunTimes; node: number; load: number }> = [];
   for (let index = 0; index < runs; index++) {
     log(`action: ${repo.files + 1} files, run ${index + 1}/${runs}`);
     let action: { cold: ActionTimes; warm: ActionTimes } | undefined;
     let server: RunTimes | undefined;
+    let node = 0;
+    let load = 0;
     const legs = [
       async () => (action = await actionRun(repo, 8_100_000_000 + 10 * index)),
       async () => (server = await serverRun(1, repo, astGrep)),
+      async () => (node = await exitMs(["-e", "0"])),
+      async () => (load = await exitMs([ACTION_BUNDLE])),
     ];
     for (const leg of shuffled(legs, index)) await leg();
-    pairs.push({ action: action!, server: server! });
+    pairs.push({ action: action!, server: server!, node, load });
   }
   const of = (pick: (pair: (typeof pairs)[0]) => number) => pairs.map(pick);
   const med = (pick: (pair: (typeof pairs)[0]) => number) => Math.round(median(of(pick)));
@@ -250,11 +270,14 @@ export async function benchAction(astGrep: string, runs: number): Promise<Action
       rocket_ms: med((p) => p.action.cold.rocket),
       exit_ms: med((p) => p.action.cold.exit),
     },
+    startup: { node_ms: med((p) => p.node), bundle_load_ms: med((p) => p.load) },
     samples: {
       cold: of((p) => p.action.cold.rocket).map(Math.round),
       warm: of((p) => p.action.warm.rocket).map(Math.round),
       server_first: of((p) => p.server.first).map(Math.round),
       first_request: of((p) => p.action.cold.firstRequest).map(Math.round),
+      node: of((p) => p.node),
+      bundle_load: of((p) => p.load),
     },
     load: [round(loadBefore, 2), round(os.loadavg()[0]!, 2)],
     peak_rss_mb: Math.round(Math.max(...pairs.flatMap((p) => [p.action.cold.peak, p.action.warm.peak])) / MIB),
@@ -278,7 +301,8 @@ export function actionMarkdown(row: ActionRow, targets: { ratio: number; bundleM
     "|---|---|---|---|---|---|---|---|---|",
     `| ${row.files.toLocaleString("en-US")} files, ${(row.bytes / 1e6).toFixed(0)} MB${row.ok ? "" : ` (failed: ${row.reply})`} | ${row.runs} (${row.load[0]}–${row.load[1]}) | ${seconds(row.cold_ms)} | ${seconds(row.cold_exit_ms)} | ${seconds(row.server_first_ms)} | ${row.cold_ratio}×${mark(row.cold_ratio <= targets.ratio)} | ${seconds(row.warm_ms)} | ${row.warm_ratio}× | ${row.peak_rss_mb} MB |`,
     "",
-    `Cold run's timeline (medians, from process start): first GitHub request ${seconds(t.first_request_ms)}, git fetch ${seconds(t.git_start_ms)}–${seconds(t.git_end_ms)}, 🚀 answered ${seconds(t.rocket_ms)}, exit ${seconds(t.exit_ms)}.`,
+    `Cold run's timeline (medians, from process start): first GitHub request ${seconds(t.first_request_ms)}, git fetch ${seconds(t.git_start_ms)}–${seconds(t.git_end_ms)}, 🚀 answered ${seconds(t.rocket_ms)}, exit ${seconds(t.exit_ms)}. ` +
+      `Process start alone: \`node -e 0\` ${seconds(row.startup.node_ms)}; the bundle given no event (node + loading the bundle, then exit) ${seconds(row.startup.bundle_load_ms)}.`,
     "",
     `Bundle: dist/action/index.js **${mb(row.bundle.js_bytes)}**${mark(row.bundle.js_bytes <= targets.bundleMb * MIB)} (target ≤ ${targets.bundleMb} MB); native parts beside it ${mb(row.bundle.native_bytes)} (${native}); dist/action in all ${mb(row.bundle.total_bytes)}. ` +
       `Cold ÷ server's first command on a head: **${row.cold_ratio}×**${mark(row.cold_ratio <= targets.ratio)} (target ≤ ${targets.ratio}×).`,

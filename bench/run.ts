@@ -402,10 +402,7 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
     );
   }
   if (r.action) {
-    lines.push(
-      ...actionMarkdown(r.action, { ratio: TARGETS.action_cold_ratio, bundleMb: TARGETS.action_bundle_mb }, (ok) => mark(ok)),
-      "",
-    );
+    lines.push(...actionMarkdown(r.action, { ratio: TARGETS.action_cold_ratio, bundleMb: TARGETS.action_bundle_mb }, (ok) => mark(ok)), "");
   }
   return lines.join("\n");
 }
