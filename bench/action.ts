@@ -54,6 +54,8 @@ export interface ActionRow {
   cold_exit_ms: number;
   warm_ms: number;
   warm_exit_ms: number;
+  /** git requests of each run's warm event (0: the kept RUNNER_TEMP had the head, nothing was fetched). */
+  warm_git_requests: number[];
   /** The server's first command on a head, measured in the same runs. */
   server_first_ms: number;
   /** Medians of each run's own ratio (action ÷ the server's first command in the same run). */
@@ -78,6 +80,8 @@ interface ActionTimes {
   firstRequest: number;
   gitStart: number;
   gitEnd: number;
+  /** git's smart-HTTP requests the run made (0: nothing fetched). */
+  gitRequests: number;
   peak: number;
   code: number | null;
   done: string;
@@ -178,6 +182,7 @@ async function runAction(gh: GitHubEmulator, repo: string, number: number, runne
     firstRequest: begin(entries.find((e) => e.git === undefined)),
     gitStart: begin(git[0]),
     gitEnd: Math.max(...git.map(end)),
+    gitRequests: git.length,
     peak,
     code,
     done,
@@ -260,6 +265,7 @@ export async function benchAction(astGrep: string, runs: number): Promise<Action
     cold_exit_ms: med((p) => p.action.cold.exit),
     warm_ms: med((p) => p.action.warm.rocket),
     warm_exit_ms: med((p) => p.action.warm.exit),
+    warm_git_requests: of((p) => p.action.warm.gitRequests),
     server_first_ms: med((p) => p.server.first),
     cold_ratio: round(median(of((p) => p.action.cold.rocket / p.server.first)), 2),
     warm_ratio: round(median(of((p) => p.action.warm.rocket / p.server.first)), 2),
@@ -302,7 +308,8 @@ export function actionMarkdown(row: ActionRow, targets: { ratio: number; bundleM
     `| ${row.files.toLocaleString("en-US")} files, ${(row.bytes / 1e6).toFixed(0)} MB${row.ok ? "" : ` (failed: ${row.reply})`} | ${row.runs} (${row.load[0]}–${row.load[1]}) | ${seconds(row.cold_ms)} | ${seconds(row.cold_exit_ms)} | ${seconds(row.server_first_ms)} | ${row.cold_ratio}×${mark(row.cold_ratio <= targets.ratio)} | ${seconds(row.warm_ms)} | ${row.warm_ratio}× | ${row.peak_rss_mb} MB |`,
     "",
     `Cold run's timeline (medians, from process start): first GitHub request ${seconds(t.first_request_ms)}, git fetch ${seconds(t.git_start_ms)}–${seconds(t.git_end_ms)}, 🚀 answered ${seconds(t.rocket_ms)}, exit ${seconds(t.exit_ms)}. ` +
-      `Process start alone: \`node -e 0\` ${seconds(row.startup.node_ms)}; the bundle given no event (node + loading the bundle, then exit) ${seconds(row.startup.bundle_load_ms)}.`,
+      `Process start alone: \`node -e 0\` ${seconds(row.startup.node_ms)}; the bundle given no event (node + loading the bundle, then exit) ${seconds(row.startup.bundle_load_ms)}. ` +
+      `Warm RUNNER_TEMP: git requests per run ${row.warm_git_requests.join(", ")} (0: the head was in the cache, nothing fetched).`,
     "",
     `Bundle: dist/action/index.js **${mb(row.bundle.js_bytes)}**${mark(row.bundle.js_bytes <= targets.bundleMb * MIB)} (target ≤ ${targets.bundleMb} MB); native parts beside it ${mb(row.bundle.native_bytes)} (${native}); dist/action in all ${mb(row.bundle.total_bytes)}. ` +
       `Cold ÷ server's first command on a head: **${row.cold_ratio}×**${mark(row.cold_ratio <= targets.ratio)} (target ≤ ${targets.ratio}×).`,
