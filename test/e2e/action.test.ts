@@ -23,6 +23,12 @@ async function openPr({ gh }: ActionRunner, head: string) {
   return gh.createPullRequest({ repo: REPO, head, user: "alice", commits: [{ files: { "docs/x.md": `${head}\n` } }] });
 }
 
+/** An AST edit of src/log.ts, then a rename on top of it: two pending edits. */
+async function twoPreviews(number: number): Promise<void> {
+  await commentAndRun(runner(), REPO, number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts");
+  await commentAndRun(runner(), REPO, number, "alice", "/rename-symbol run execute");
+}
+
 function actionRuns({ gh }: ActionRunner, sha: string) {
   return gh.checkRuns(REPO, { headSha: sha });
 }
@@ -74,14 +80,7 @@ test("a preview, then /resolve apply: one verified commit with the trailers, mad
 
 test("LIFO: /resolve discard pops the newest preview; the older one stays pending and /resolve apply commits it", async () => {
   const pr = await openPr(runner(), "action-lifo");
-  await commentAndRun(
-    runner(),
-    REPO,
-    pr.number,
-    "alice",
-    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
-  );
-  await commentAndRun(runner(), REPO, pr.number, "alice", "/rename-symbol run execute");
+  await twoPreviews(pr.number);
   const discarded = await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve discard not now");
   expect([discarded.code, discarded.reactions]).toEqual([0, ["eyes", "rocket"]]);
   expect(discarded.reply.split("\n")[0]).toBe("Discarded: Rename Symbol: run → execute (3 references in 2 files). Reason: not now");
@@ -99,14 +98,7 @@ test("LIFO: /resolve discard pops the newest preview; the older one stays pendin
 
 test("a re-run of the workflow run (same GITHUB_RUN_ID, attempt 2) applies once: the next pending edit is not popped, the reply not repeated", async () => {
   const pr = await openPr(runner(), "action-rerun");
-  await commentAndRun(
-    runner(),
-    REPO,
-    pr.number,
-    "alice",
-    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
-  );
-  await commentAndRun(runner(), REPO, pr.number, "alice", "/rename-symbol run execute");
+  await twoPreviews(pr.number);
   const event = runner().gh.webhooks.issueComment({ repo: REPO, number: pr.number, user: "alice", body: "/resolve apply rename" });
   const first = await runner().run(event, { runId: "5151", attempt: 1 });
   expect(first.code).toBe(0);
