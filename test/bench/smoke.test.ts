@@ -25,6 +25,7 @@ const KEYS = [
   "action.warm_ratio",
   "action.peak_rss_mb",
   "action.bundle.js_bytes",
+  "action.bundle.entry_bytes",
   "action.bundle.native_bytes",
   "action.startup.bundle_load_ms",
   "corpus.files",
