@@ -13,10 +13,10 @@
  * - the bundle: its JavaScript (the entry and the chunks it imports on first use), the native parts
  *   beside it, the whole directory;
  * - every time ends where the server's does: the emulator's answer to the 🚀 reaction, from its
- *   request log (the action's exit, later by the job summary and the process's exit, is shown too);
+ *   request log (the process's exit, after the job summary, is shown too);
  * - the timeline of the cold run, from the same log: the first GitHub request (process start,
  *   bundle load, event, tools' registry, token), git's fetch (first request to last answer);
- * - what a process start costs, in the same runs: \`node -e 0\` (node alone) and the bundle with no
+ * - what a process start costs, in the same runs: `node -e 0` (node alone) and the bundle with no
  *   event (it loads, finds no GITHUB_EVENT_NAME and exits: node + evaluating the bundle);
  * - peak RSS of the action's process tree (node, git, the ast-grep CLI) sampled every 50 ms, as
  *   repo-size samples the server's.
@@ -69,7 +69,7 @@ export interface ActionRow {
   warm_ratio: number;
   /** The cold run's timeline (medians, ms from process start). */
   timeline: { first_request_ms: number; git_start_ms: number; git_end_ms: number; rocket_ms: number; exit_ms: number };
-  /** Medians (ms, process start to exit): \`node -e 0\`, and the bundle given no event (loads, then exits). */
+  /** Medians (ms, process start to exit): `node -e 0`, and the bundle given no event (loads, then exits). */
   startup: { node_ms: number; bundle_load_ms: number };
   samples: { cold: number[]; warm: number[]; server_first: number[]; first_request: number[]; node: number[]; bundle_load: number[] };
   /** The 1-minute load average before and after the row (a shared machine). */
@@ -202,7 +202,7 @@ async function runAction(gh: GitHubEmulator, repo: string, number: number, runne
   };
 }
 
-/** Process start to exit of \`node args\` with only PATH and HOME set (no event: the bundle exits once loaded). */
+/** Process start to exit of `node args` with only PATH and HOME set (no event: the bundle exits once loaded). */
 async function exitMs(args: readonly string[]): Promise<number> {
   const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
   const started = Date.now();
@@ -240,7 +240,7 @@ const failure = (times: ActionTimes): string | undefined =>
     ? undefined
     : `exit ${times.code}, ${times.done}: ${times.reply || times.output.slice(-300)}`;
 
-/** `runs` interleaved pairs (action, server) in a seeded-random order per run. */
+/** `runs` runs, each of the action's events, the server's commands, `node -e 0` and the bundle's load, in a seeded-random order. */
 export async function benchAction(astGrep: string, runs: number): Promise<ActionRow> {
   const bundle = bundleSize();
   const repo = await effectCopies(1);
