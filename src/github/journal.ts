@@ -26,6 +26,7 @@ interface ListedRun {
   conclusion: string | null;
   output: { summary: string | null };
   app?: { slug?: string } | null;
+  external_id?: string | null;
 }
 
 export async function readJournal(

@@ -1,9 +1,12 @@
 /**
  * Whose check runs make up the stack. An app knows its id (GitHub filters the list by `app_id`).
  * A workflow's GITHUB_TOKEN acts as the GitHub Actions app, whose id is not the same on every
- * GitHub instance and which also owns every other job's runs: those runs are told apart by the
- * app's slug (`github-actions`), then by our names and records, as for any app.
+ * GitHub instance and which also owns every workflow job's run — one of them may well be named
+ * `resolve-bot`, like the gate: so runs are told apart by the app's slug (`github-actions`) and by
+ * the external id our runs carry (`pr:N…`, external-id.ts), which a job's run never has.
  */
+import { externalIdPullRequest } from "./external-id.js";
+
 export interface RunOwner {
   appId?: number;
   appSlug?: string;
@@ -14,7 +17,8 @@ export function ownerQuery(owner: RunOwner): { app_id?: number } {
   return owner.appId ? { app_id: owner.appId } : {};
 }
 
-/** Whether a listed run belongs to the owner (the slug, when given, is checked here). */
-export function ownedBy(owner: RunOwner, run: { app?: { slug?: string } | null }): boolean {
-  return owner.appSlug === undefined || run.app?.slug === owner.appSlug;
+/** Whether a listed run belongs to the owner (known by slug: checked here, with our external id). */
+export function ownedBy(owner: RunOwner, run: { app?: { slug?: string } | null; external_id?: string | null }): boolean {
+  if (owner.appSlug === undefined) return true;
+  return run.app?.slug === owner.appSlug && externalIdPullRequest(run.external_id) !== undefined;
 }

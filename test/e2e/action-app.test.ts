@@ -12,8 +12,9 @@ const runner = useActionRunner(async ({ gh }) => {
   gh.setPermission(REPO, "alice", "write");
 });
 
+/** The App's inputs; `token` keeps its default (the runner still passes the workflow's token): the App wins. */
 function appInputs(privateKey: string, appId: string): Record<string, string | undefined> {
-  return { INPUT_TOKEN: undefined, "INPUT_APP-ID": appId, "INPUT_PRIVATE-KEY": privateKey };
+  return { "INPUT_APP-ID": appId, "INPUT_PRIVATE-KEY": privateKey };
 }
 
 test("app-id + private-key: a token for the repository's installation; check runs, replies and the commit are the App's", async () => {

@@ -78,6 +78,36 @@ test("a preview, then /resolve apply: one verified commit with the trailers, mad
   expect([newGate.conclusion, newGate.output.title]).toEqual(["success", "No pending edits"]);
 });
 
+test("the workflow job's own run, owned by GitHub Actions too and even named like the gate, is not taken for the gate", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-job-run");
+  const job = gh.addCheckRun(REPO, {
+    headSha: pr.headSha,
+    name: "resolve-bot",
+    status: "in_progress",
+    appId: gh.actionsAppId,
+    externalId: "b6f1c3b0-6a0e-5b7e-9e0c-2d0f1f4c1f7a",
+  });
+  const previewed = await commentAndRun(runner(), REPO, pr.number, "alice", PREVIEW);
+  expect(previewed.code).toBe(0);
+  const named = actionRuns(runner(), pr.headSha).filter((run) => run.name === "resolve-bot");
+  expect(named.map((run) => [run.id === job, run.status, run.conclusion, run.output.title])).toEqual([
+    [true, "in_progress", null, null],
+    [false, "completed", "action_required", "Pending: AST Edit: 2 replacements in 2 files"],
+  ]);
+});
+
+test("the early status works as on the server: said first, then the reply with how long it took, then struck through", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-status");
+  const run = await commentAndRun(runner(), REPO, pr.number, "alice", PREVIEW, { env: { RESOLVE_BOT_STATUS_AFTER_SECONDS: "0" } });
+  expect(run.code).toBe(0);
+  const comments = actionReplies(gh, REPO, pr.number).map((body) => body.replace(/\n\n<!-- resolve-bot:working:\S+ -->$/, ""));
+  expect(comments).toHaveLength(2);
+  expect(comments[0]).toBe("~~Working on `/ast-edit` (4 files)…~~ Finished: the reply is below.");
+  expect(comments[1]).toMatch(/^\*\*AST Edit: 2 replacements in 2 files\*\* — pending #1[^]*\n\n<sub>Took [\d.]+ s\.<\/sub>$/);
+});
+
 test("LIFO: /resolve discard pops the newest preview; the older one stays pending and /resolve apply commits it", async () => {
   const pr = await openPr(runner(), "action-lifo");
   await twoPreviews(pr.number);
@@ -117,6 +147,30 @@ test("a re-run of the workflow run (same GITHUB_RUN_ID, attempt 2) applies once:
       .gh.reactions(event.commentId)
       .map((reaction) => reaction.content),
   ).toEqual(["eyes", "rocket"]);
+});
+
+test("a push (pull_request.synchronize) previews the pending edit again on the new head, as the server does", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-push");
+  await commentAndRun(
+    runner(),
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
+  );
+  const pushed = await gh.pushCommit(REPO, "action-push", { files: { "docs/more.md": "more\n" }, author: "alice" });
+  const sync = await gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed });
+  expect((await runner().run(sync)).code).toBe(0);
+  expect(actionReplies(gh, REPO, pr.number).at(-1)).toMatch(
+    new RegExp(
+      `^New commits were pushed \\(${pr.headSha.slice(0, 7)} → ${pushed.slice(0, 7)}\\), so the pending edits were previewed again:\n- AST Edit: 1 replacement in 1 file: the preview`,
+    ),
+  );
+  const moved = actionRuns(runner(), pushed).find((run) => run.name === "resolve-bot: AST Edit: 1 replacement in 1 file")!;
+  expect(moved.status).toBe("in_progress");
+  const gate = actionRuns(runner(), pushed).find((run) => run.name === "resolve-bot")!;
+  expect([gate.conclusion, gate.actions]).toEqual(["action_required", []]);
 });
 
 test("a line comment runs on its lines and is answered in its thread; /resolve apply in the thread commits it", async () => {
