@@ -34,7 +34,7 @@ import { log, median } from "./stats.js";
 const run = promisify(execFile);
 const PATTERN = "Effect.succeed($A)";
 const REWRITE = "Effect.succeedNow($A)";
-const COMMAND = `/ast-edit --lang ts --pat '${PATTERN}' --out '${REWRITE}'`;
+export const COMMAND = `/ast-edit --lang ts --pat '${PATTERN}' --out '${REWRITE}'`;
 /** The cold command's: another pattern, the same kind of work (every file listed, a few hundred matches at most). */
 const COLD_COMMAND = `/ast-edit --lang ts --pat 'Effect.fail($A)' --out 'Effect.failNow($A)'`;
 const TIMEOUT_MS = 15 * 60_000;
@@ -63,7 +63,7 @@ export interface RepoSizeRow {
   ok: boolean;
 }
 
-interface RunTimes {
+export interface RunTimes {
   cold: number;
   first: number;
   second: number;
@@ -113,7 +113,7 @@ function rssBytes(pid: number): number {
 }
 
 /** Samples the summed RSS of `root`'s process tree until stopped; resolves with the peak. */
-function peakRss(root: number): { stop(): number } {
+export function peakRss(root: number): { stop(): number } {
   let peak = 0;
   const timer = setInterval(() => {
     const total = processTree(root).reduce((sum, pid) => sum + rssBytes(pid), 0);
@@ -151,7 +151,8 @@ async function floorMs(gitDir: string, sha: string, astGrep: string): Promise<nu
   }
 }
 
-async function oneRun(copies: number, repo: { gitDir: string }, astGrep: string): Promise<RunTimes> {
+/** One run of a row: a fresh bot, its cold command, then the first and second commands on a head, and the floor. */
+export async function serverRun(copies: number, repo: { gitDir: string }, astGrep: string): Promise<RunTimes> {
   // What is measured is speed: no command time limit cuts the biggest rows short on a loaded machine.
   const bot = await startBot({ RESOLVE_BOT_TOOL_TIME_LIMIT_SECONDS: "900" });
   try {
@@ -217,7 +218,7 @@ export async function benchRepoSizes(copiesList: readonly number[], astGrep: str
     const count = copies <= 1 ? runs : 1;
     for (let index = 0; index < count; index++) {
       log(`repo-size: ${repo.files} files, run ${index + 1}/${count}`);
-      times.push(await oneRun(copies, repo, astGrep));
+      times.push(await serverRun(copies, repo, astGrep));
     }
     const of = (key: "cold" | "first" | "second" | "floor") => times.map((run) => run[key]);
     const ratioOf = (key: "cold" | "first" | "second") => ratio(median(times.map((run) => run[key] / run.floor)));

@@ -21,6 +21,13 @@ const KEYS = [
   "intake.p99",
   "repo_size.0.first_ratio",
   "repo_size.0.peak_rss_mb",
+  "action.cold_ratio",
+  "action.warm_ratio",
+  "action.peak_rss_mb",
+  "action.bundle.js_bytes",
+  "action.bundle.entry_bytes",
+  "action.bundle.native_bytes",
+  "action.startup.bundle_load_ms",
   "corpus.files",
   "corpus.bytes",
 ];
@@ -34,7 +41,14 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
   try {
     const out = path.join(dir, "results.json");
     const { markdown } = await runBench(["--corpus", "tiny", "--runs", "1", "--ts-runs", "1", "--out", out, "--work-dir", dir]);
-    for (const heading of ["## ast-edit", "## rename_symbol / move", "## GitHub API calls", "## Memory", "## Webhook intake"])
+    for (const heading of [
+      "## ast-edit",
+      "## rename_symbol / move",
+      "## GitHub API calls",
+      "## Memory",
+      "## Webhook intake",
+      "## GitHub Action",
+    ])
       expect(markdown).toContain(heading);
     expect(markdown).toContain("| tiny | `console.log($$$A)` → `logger.debug($$$A)` | 4 / 4 |");
     const results = JSON.parse(await readFile(out, "utf8")) as Record<string, unknown>;
@@ -47,6 +61,9 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
     expect(at(results, "api.sizes.0.preview_outcome")).toMatch(/^rocket: /);
     expect(at(results, "api.sizes.0.apply_outcome")).toMatch(/^rocket: Applied/);
     expect(at(results, "intake.overlapped")).toBe(true);
+    // The bundled Action answered the same command on the same repository as the server.
+    expect(at(results, "action.reply")).toBe("rocket: **AST Edit: 89 replacements in 16 files** — pending #1, nothing written yet");
+    expect(at(results, "action.ok")).toBe(true);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
