@@ -10,6 +10,7 @@
 import type { Server as HttpServer } from "node:http";
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { INGRESS_EVENTS, toRequest } from "./github/ingress.js";
+import { gaveUp } from "./github/replies.js";
 import { replyChannel } from "./github/reply-channel.js";
 import { replyStopped } from "./github/stopped-reply.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "./jobs/index.js";
@@ -53,8 +54,7 @@ export interface ResolveBotOptions {
 }
 
 /** Said on the pull request when a job is given up (retries exhausted, or an error not worth one). */
-export const GAVE_UP =
-  "resolve-bot could not carry this out and gave up after several attempts; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
+export const GAVE_UP = gaveUp();
 
 /** A stored job this build cannot read: given up at once (no attempt would read it better). */
 class UnreadableJob extends Error {

@@ -15,7 +15,7 @@ import type { GitHubConnection } from "../github/execute.js";
 import { resolveBotOctokit } from "../github/octokit.js";
 import type { GitHubClient, RepoRef } from "../github/types.js";
 import type { ActionLog } from "./log.js";
-import { apiUrlOf, input, serverUrlOf } from "./inputs.js";
+import { apiUrlOf, input, runLogOf, serverUrlOf } from "./inputs.js";
 
 /** The slug of the app a GITHUB_TOKEN acts as. */
 export const ACTIONS_APP_SLUG = "github-actions";
@@ -64,7 +64,7 @@ export async function connect(
   runtime: Runtime,
   log: ActionLog,
 ): Promise<GitHubConnection> {
-  const common = { runtime, log, webUrl: serverUrlOf(env), gateButtons: false };
+  const common = { runtime, log, webUrl: serverUrlOf(env), gateButtons: false, errorLog: runLogOf(env) };
   if (credentials.kind === "token") {
     return {
       ...common,

@@ -17,3 +17,16 @@ export function apiUrlOf(env: NodeJS.ProcessEnv): string {
 export function serverUrlOf(env: NodeJS.ProcessEnv): string {
   return (env.GITHUB_SERVER_URL?.trim() || "https://github.com").replace(/\/+$/, "");
 }
+
+/**
+ * Where the Action's errors are, as an apology names them (markdown): this workflow run's log, linked
+ * to the run's attempt (GITHUB_REPOSITORY, GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT) when the runner names it.
+ * The attempt, because a re-run's page shows its newest attempt, not the one that failed.
+ */
+export function runLogOf(env: NodeJS.ProcessEnv): string {
+  const repository = env.GITHUB_REPOSITORY?.trim() ?? "";
+  const runId = env.GITHUB_RUN_ID?.trim() ?? "";
+  const attempt = env.GITHUB_RUN_ATTEMPT?.trim() || "1";
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^\d+$/.test(runId) || !/^\d+$/.test(attempt)) return "this workflow run's log";
+  return `[this workflow run's log](${serverUrlOf(env)}/${repository}/actions/runs/${runId}/attempts/${attempt})`;
+}

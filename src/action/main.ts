@@ -16,6 +16,7 @@ import path from "node:path";
 import { Runtime } from "../core/runtime.js";
 import { executeWith, type GitHubConnection } from "../github/execute.js";
 import { toRequest } from "../github/ingress.js";
+import { gaveUp } from "../github/replies.js";
 import { replyChannel } from "../github/reply-channel.js";
 import { replyStopped } from "../github/stopped-reply.js";
 import { RetryableJobError } from "../jobs/job-queue.js";
@@ -27,11 +28,8 @@ import { requestLog } from "../pipeline/request-log.js";
 import { createRegistry } from "../tools/index.js";
 import { connect, credentialsOf } from "./auth.js";
 import { readEvent } from "./event.js";
+import { runLogOf } from "./inputs.js";
 import { actionLog, type ActionLog } from "./log.js";
-
-/** Said on the pull request when the Action gives up on a request. */
-export const ACTION_GAVE_UP =
-  "resolve-bot could not carry this out and gave up after several attempts; the error is in this workflow run's log. Nothing was committed unless a reply or a check run says so.";
 
 export const CUSTOM_TOOLS_REFUSED =
   "RESOLVE_BOT_TOOLS is not read by the Action: custom tools are modules a server's operator chose, and in a workflow they would be code from the repository. Use the built-in tools.";
@@ -176,7 +174,7 @@ async function carryOut(
       onDeadLetter: async (_job, error, attempts) => {
         log.error({ err: error, attempts }, "resolve-bot gave up on the request");
         if (!awaitsReply(request.origin)) return;
-        await replyStopped((await connected()).octokit, request, ACTION_GAVE_UP, statusAfterMs(env));
+        await replyStopped((await connected()).octokit, request, gaveUp(runLogOf(env)), statusAfterMs(env));
       },
     },
   );

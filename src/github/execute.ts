@@ -93,6 +93,8 @@ export interface GitHubConnection {
   appSlug?: string;
   /** The gate's Apply/Discard buttons (default yes). */
   gateButtons?: boolean;
+  /** Where the apology for a failure says its error is (replies.ts `internalError`): the app's log by default. */
+  errorLog?: string;
   canWriteWorkflows(): Promise<boolean>;
 }
 
@@ -154,6 +156,7 @@ async function carryOut(
     ...(connection.appId === undefined ? {} : { appId: connection.appId }),
     ...(connection.appSlug === undefined ? {} : { appSlug: connection.appSlug }),
     ...(connection.gateButtons === undefined ? {} : { gateButtons: connection.gateButtons }),
+    ...(connection.errorLog === undefined ? {} : { errorLog: connection.errorLog }),
     webUrl: connection.webUrl,
     canWriteWorkflows: () => connection.canWriteWorkflows(),
     onReply: (body) => replied.push(body),

@@ -7,16 +7,50 @@
 /**
  * Escapes text for GitHub markdown: HTML and @mentions outside code spans. Code spans are kept
  * as they are: GitHub shows them literally (no HTML, no mentions), and entities there would show.
+ * A line after a list reads as its own paragraph, as in the plain text (`ownParagraphs`).
  */
 export function text(value: string): string {
   let out = "";
-  let rest = value;
+  let rest = ownParagraphs(value);
   for (;;) {
     const span = /(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest);
     if (!span) return out + escapeProse(rest);
     out += escapeProse(rest.slice(0, span.index)) + span[0];
     rest = rest.slice(span.index + span[0].length);
   }
+}
+
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Markdown carries a line that follows a list item into that item (a "lazy continuation"): in
+ * "- src/a.ts: 2 replacements\nOnly matches … were kept." the note would end the file's line.
+ * Plain text means a line of its own, so an unindented line right after a list gets a blank line
+ * before it: its own paragraph. Fenced code is left as it is.
+ */
+function ownParagraphs(value: string): string {
+  if (!value.includes("\n")) return value;
+  const out: string[] = [];
+  let fence: string | undefined;
+  let inList = false;
+  for (const line of value.split("\n")) {
+    if (fence !== undefined) {
+      const marker = FENCE.exec(line)?.[1];
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    const item = LIST_ITEM.test(line);
+    if (inList && !item && /^\S/.test(line)) out.push("");
+    if (line.trim() === "") inList = false;
+    else if (item) inList = true;
+    else if (/^\S/.test(line)) inList = false;
+    fence = FENCE.exec(line)?.[1];
+    if (fence !== undefined) inList = false;
+    out.push(line);
+  }
+  return out.join("\n");
 }
 
 function escapeProse(value: string): string {

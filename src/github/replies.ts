@@ -102,9 +102,23 @@ export function withSteering(body: string, steering: string | undefined): string
   return steering ? `${body}\n\n---\n${text(steering)}` : body;
 }
 
+/**
+ * Where the error of a request that failed inside resolve-bot can be read, as the apology names it
+ * (markdown): the server's log; the Action names its workflow run's (src/action/inputs.ts).
+ */
+export const APP_LOG = "the app's log";
+
 /** The only reply a bot failure gets: never the internal message (it may hold tokens, paths, URLs). */
-export const INTERNAL_ERROR =
-  "Something went wrong inside resolve-bot; the error is in the app's log. Nothing was committed unless a reply or a check run says so.";
+export function internalError(errorLog = APP_LOG): string {
+  return `Something went wrong inside resolve-bot; the error is in ${errorLog}. Nothing was committed unless a reply or a check run says so.`;
+}
+
+export const INTERNAL_ERROR = internalError();
+
+/** Said on the pull request when a request is given up (retries exhausted, or an error not worth one). */
+export function gaveUp(errorLog = APP_LOG): string {
+  return `resolve-bot could not carry this out and gave up after several attempts; the error is in ${errorLog}. Nothing was committed unless a reply or a check run says so.`;
+}
 
 /** Line by line, so a stray backtick in one line cannot open a code span that shields the next. */
 function textLines(message: string): string {
@@ -114,9 +128,9 @@ function textLines(message: string): string {
     .join("\n");
 }
 
-/** The comment for a request's reply (pipeline/reply.ts). */
-export function renderGitHubReply(reply: Reply, links: ReplyLinks): string {
-  if (reply.status === "bot-error") return INTERNAL_ERROR;
+/** The comment for a request's reply (pipeline/reply.ts); `errorLog` as `internalError` takes it. */
+export function renderGitHubReply(reply: Reply, links: ReplyLinks, errorLog = APP_LOG): string {
+  if (reply.status === "bot-error") return internalError(errorLog);
   const preface = reply.preface === undefined ? "" : `${textLines(reply.preface)}\n\n`;
   if (reply.outcomes.length === 0 && reply.skipped.length === 0)
     return preface + withSteering(textLines(reply.notice ?? ""), reply.steering);

@@ -57,6 +57,8 @@ export interface GitHubPortsOptions {
   progress?: Progress;
   /** After how long a request says early that it is working (pipeline/cost.ts); never when absent. */
   statusAfterMs?: number;
+  /** Where the apology for a failure says its error is (replies.ts `internalError`): the app's log by default. */
+  errorLog?: string;
 }
 
 /**
@@ -292,7 +294,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     },
     reply: {
       async send(reply: Reply) {
-        const body = renderGitHubReply(reply, links) + tookLine(reply);
+        const body = renderGitHubReply(reply, links, options.errorLog) + tookLine(reply);
         const marked = `${body}\n\n${requestMarker(request.id, reply.status)}${ranOfEdit(request, reply)}`;
         await channel.post(marked);
         options.onReply?.(marked);

@@ -52,7 +52,7 @@ test("a conversation comment on a fork's pull request: previewed as usual; the a
   const [review] = gh.reviews(REPO, pr.number);
   expect(review!.user).toBe(gh.actionsBotLogin);
   expect(review!.comments.map((c) => [c.path, c.startLine, c.line, c.body])).toEqual([
-    ["src/b.ts", 1, 2, '```suggestion\nexport const b = 2;\nlogger.info("b", b);\n```'],
+    ["src/b.ts", null, 2, '```suggestion\nlogger.info("b", b);\n```'],
   ]);
   expect(review!.body).toContain("The rest, as a patch for `git apply`:");
   expect(await gh.branchSha("carol/forks", "from-fork")).toBe(pr.headSha);

@@ -213,8 +213,9 @@ test("/resolve undo previews the revert of the applied edit; applying it restore
   await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve apply edit");
   const edited = (await runner().gh.branchSha(REPO, "action-undo"))!;
   const undo = await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve undo not wired up yet");
+  const undoRun = actionRuns(runner(), edited).find((run) => run.name.startsWith("resolve-bot: Undo"))!;
   expect(undo.reply.split("\n")[0]).toBe(
-    `**Undo: AST Edit: 2 replacements in 2 files (${edited.slice(0, 7)})** — pending #1, nothing written yet`,
+    `**Undo: AST Edit: 2 replacements in 2 files (${edited.slice(0, 7)})** — pending #1, nothing written yet · [check run](${runner().gh.url}/acme/widgets/runs/${undoRun.id})`,
   );
   const reverted = await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve apply back out");
   const head = (await runner().gh.branchSha(REPO, "action-undo"))!;
@@ -266,4 +267,23 @@ test("custom tools (RESOLVE_BOT_TOOLS) are refused in the Action before anything
   expect(run.code).toBe(1);
   expect(run.output).toContain("::error::RESOLVE_BOT_TOOLS is not read by the Action");
   expect(runner().gh.log()).toEqual([]);
+});
+
+test("a request failing inside resolve-bot gets the apology naming this workflow run's log, linked to its attempt, and exit code 1", async () => {
+  const pr = await openPr(runner(), "action-failure");
+  // A head not fetched yet: git fails, so does the tarball it falls back to (refusals.test.ts on the server).
+  const gitFault = runner().gh.injectFault({ method: "POST", path: "/acme/widgets.git/git-upload-pack", status: 500, times: Infinity });
+  const tarballFault = runner().gh.injectFault({ method: "GET", path: "/repos/:o/:r/tarball/*", status: 404, times: Infinity });
+  const failed = await commentAndRun(runner(), REPO, pr.number, "alice", PREVIEW, { runId: "5150", attempt: 2 });
+  gitFault.remove();
+  tarballFault.remove();
+  expect(gitFault.hits).toBeGreaterThan(0);
+  expect(tarballFault.hits).toBe(1);
+  const apology =
+    `Something went wrong inside resolve-bot; the error is in [this workflow run's log](${runner().gh.url}/acme/widgets/actions/runs/5150/attempts/2). ` +
+    "Nothing was committed unless a reply or a check run says so.";
+  expect([failed.code, failed.reactions, failed.reply]).toEqual([1, ["eyes", "confused"], apology]);
+  expect(failed.output).toContain("resolve-bot failed");
+  expect(failed.summary).toBe(`${apology}\n\n`);
+  expect(actionRuns(runner(), pr.headSha)).toEqual([]);
 });

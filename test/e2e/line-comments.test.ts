@@ -43,7 +43,8 @@ test("/ast-edit on a line keeps only that line's matches, says so in the thread;
   expect(preview.done).toBe("rocket");
   expect(bot.gh.reactions(preview.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
   expect(preview.reply).toContain("**AST Edit: 1 replacement in 1 file** — pending #1, nothing written yet");
-  expect(preview.reply).toContain("Only matches overlapping line 3 of src/util.ts were kept.");
+  // Its own paragraph: right after the list, markdown would carry it into the file's item.
+  expect(preview.reply).toContain("- src/util.ts: 1 replacement\n\nOnly matches overlapping line 3 of src/util.ts were kept.");
   expect(preview.reply).toContain('-  console.log("qty", qty);\n+  logger.debug("qty", qty);');
   expect(preview.reply).not.toContain('logger.debug("price"');
   // Answered in the thread, not in the conversation.

@@ -7,6 +7,17 @@ describe("markdown", () => {
     expect(text("mail me at a@b.c")).toBe("mail me at a@\u2060b.c");
   });
 
+  test("a line after a list is its own paragraph, as in the plain text; fenced code is left as it is", () => {
+    expect(text("- src/api.ts: 2 replacements\nOnly matches overlapping lines 12–14 of src/api.ts were kept.")).toBe(
+      "- src/api.ts: 2 replacements\n\nOnly matches overlapping lines 12–14 of src/api.ts were kept.",
+    );
+    expect(text("Not searched: 2 files:\n- a.ts\n1. b.ts\n  indented, still the item's\nNote\n\nAfter a blank")).toBe(
+      "Not searched: 2 files:\n- a.ts\n1. b.ts\n  indented, still the item's\n\nNote\n\nAfter a blank",
+    );
+    expect(text("- a\n```\n- b\nnot a note\n```\nNote")).toBe("- a\n\n```\n- b\nnot a note\n```\nNote");
+    expect(text("Status\nDetails")).toBe("Status\nDetails");
+  });
+
   test("fences outgrow the backticks inside", () => {
     expect(codeBlock("a ``` b\n", "diff")).toBe("````diff\na ``` b\n````");
     expect(code("x`y")).toBe("``x`y``");
