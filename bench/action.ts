@@ -298,7 +298,7 @@ export async function benchAction(astGrep: string, runs: number): Promise<Action
     },
     load: [round(loadBefore, 2), round(os.loadavg()[0]!, 2)],
     peak_rss_mb: Math.round(Math.max(...pairs.flatMap((p) => [p.action.cold.peak, p.action.warm.peak])) / MIB),
-    reply: problem ?? `${first.done}: ${first.reply.slice(0, 100)}`,
+    reply: problem ?? `${first.done}: ${first.reply.split("\n")[0]}`,
     ok: problem === undefined,
   };
 }
