@@ -26,7 +26,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { GitHubEmulator, type LogEntry } from "../test/e2e/emulator/index.js";
+import { GitHubEmulator, runnerEnvironment, type LogEntry } from "../test/e2e/emulator/index.js";
 import { effectCopies, type BigRepo } from "../test/helpers/big-repos.js";
 import { COMMAND, peakRss, serverRun, type RunTimes } from "./repo-size.js";
 import { log, median, round, shuffled } from "./stats.js";
@@ -136,18 +136,7 @@ async function runAction(gh: GitHubEmulator, repo: string, number: number, runne
   const eventPath = path.join(runnerTemp, "..", `event-${runId}.json`);
   writeFileSync(eventPath, JSON.stringify(event.payload));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? "",
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: event.name,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_REPOSITORY: repo,
-    GITHUB_RUN_ID: String(runId),
-    GITHUB_RUN_ATTEMPT: "1",
-    GITHUB_API_URL: gh.apiUrl,
-    GITHUB_SERVER_URL: gh.url,
-    RUNNER_TEMP: runnerTemp,
-    INPUT_TOKEN: gh.actionsToken(),
+    ...runnerEnvironment(gh, { event, eventPath, runId: String(runId), runnerTemp }),
     // As the server's bot in repo-size: no request spacing, no early status, no time limit.
     RESOLVE_BOT_THROTTLE: "off",
     RESOLVE_BOT_STATUS_AFTER_SECONDS: "off",

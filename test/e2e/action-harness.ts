@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { GitHubEmulator, type WebhookEvent } from "./emulator/index.js";
+import { GitHubEmulator, runnerEnvironment, type WebhookEvent } from "./emulator/index.js";
 import { waitFor, withoutMarker } from "./harness.js";
 import { patient } from "../helpers/patience.js";
 
@@ -55,22 +55,8 @@ export async function startActionRunner(): Promise<ActionRunner & { stop(): Prom
       const summaryPath = path.join(temp, `summary-${runId}-${options.attempt ?? 1}.md`);
       writeFileSync(eventPath, JSON.stringify(event.payload));
       writeFileSync(summaryPath, "");
-      const repository = (event.payload.repository as { full_name: string }).full_name;
       const env: Record<string, string | undefined> = {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        GITHUB_ACTIONS: "true",
-        GITHUB_EVENT_NAME: event.name,
-        GITHUB_EVENT_PATH: eventPath,
-        GITHUB_REPOSITORY: repository,
-        GITHUB_RUN_ID: runId,
-        GITHUB_RUN_ATTEMPT: String(options.attempt ?? 1),
-        GITHUB_API_URL: gh.apiUrl,
-        GITHUB_SERVER_URL: gh.url,
-        GITHUB_STEP_SUMMARY: summaryPath,
-        RUNNER_TEMP: runnerTemp,
-        // What the runner passes for `token: ${{ github.token }}`, the input's default.
-        INPUT_TOKEN: gh.actionsToken(),
+        ...runnerEnvironment(gh, { event, eventPath, runId, attempt: options.attempt ?? 1, runnerTemp, summaryPath }),
         // Against the emulator, as the server's e2e suites do: no request spacing, no early status.
         RESOLVE_BOT_THROTTLE: "off",
         RESOLVE_BOT_STATUS_AFTER_SECONDS: "off",

@@ -6,3 +6,4 @@ export { SECONDARY_RATE_LIMIT_MESSAGE, type Fault, type FaultSpec, type Hook, ty
 export type { FileMap, CommitInfo, TreeEntry, GitIdentity } from "./git-store.js";
 export type { Role, CheckRun } from "./state.js";
 export { CHECK_LIMITS } from "./routes/checks.js";
+export { runnerEnvironment, type RunnerJob } from "./runner.js";
