@@ -16,6 +16,8 @@ export async function git(cwd: string, args: string[], input?: string, env?: Nod
       const child = execFile("git", args, options, (error, stdout, stderr) =>
         error ? reject(Object.assign(error as Error, { stderr })) : resolvePromise(stdout),
       );
+      // A git that exits before reading its input reports why itself; EPIPE on stdin would only hide that.
+      child.stdin!.on("error", () => undefined);
       child.stdin!.end(input);
     });
   } catch (error) {

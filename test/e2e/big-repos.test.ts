@@ -51,6 +51,8 @@ function git(gitDir: string, args: string[], opts: { env?: Record<string, string
     const child = execFile("git", args, { env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout) =>
       error ? reject(error as Error) : resolve(stdout.trim()),
     );
+    // git may exit before reading its input (ls-tree never reads it): that is not a failure.
+    child.stdin!.on("error", () => undefined);
     child.stdin!.end(opts.input ?? "");
   });
 }
