@@ -31,6 +31,6 @@ export function closedRefusal(pr: PullRequestView, commands: string[]): string |
  */
 export function lineRefusal(origin: Extract<Origin, { kind: "line-comment" }>): string {
   if (origin.lines === undefined)
-    return `This comment is on a line of ${origin.path} that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.`;
-  return `This comment is on the old (base) side of ${origin.path}; commands on a line act on the pull request's version of the file. Comment on the new side of the diff, or in the conversation. Nothing was run.`;
+    return `This comment is on a line of ${origin.path} that is no longer part of the pull request's diff (it is outdated), so a command on its lines was not run. Comment on the current diff, or in the conversation.`;
+  return `This comment is on the old (base) side of ${origin.path}; commands on a line act on the pull request's version of the file, so this one was not run. Comment on the new side of the diff, or in the conversation.`;
 }

@@ -102,7 +102,7 @@ test("after its own apply outdates a thread, /pending, /resolve undo and /resolv
   const scoped = await reply(pattern);
   expect(scoped.done).toBe("confused");
   expect(scoped.reply).toBe(
-    "This comment is on a line of src/util.ts that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.",
+    "This comment is on a line of src/util.ts that is no longer part of the pull request's diff (it is outdated), so a command on its lines was not run. Comment on the current diff, or in the conversation.",
   );
   expect(runsOn(bot, REPO, head).filter((run) => run.name.startsWith("resolve-bot: ") && run.status !== "completed")).toEqual([]);
 
@@ -238,7 +238,7 @@ test("an outdated comment, a base-side comment and a missing permission are refu
   });
   expect(outdated.done).toBe("confused");
   expect(outdated.reply).toBe(
-    "This comment is on a line of src/util.ts that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.",
+    "This comment is on a line of src/util.ts that is no longer part of the pull request's diff (it is outdated), so a command on its lines was not run. Comment on the current diff, or in the conversation.",
   );
   const base = await lineComment(bot, {
     repo: REPO,

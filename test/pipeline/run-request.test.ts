@@ -438,7 +438,7 @@ describe("commands written on lines of a file", () => {
     const { forge, comment } = await setup();
     expect((await comment("/append two\n/pending", onLines())).status).toBe("user-error");
     expect(forge.replies[0]!.outcomes.map((outcome) => outcome.message)).toEqual([
-      "This comment is on a line of a.txt that is no longer part of the pull request's diff (it is outdated), so its commands were not run. Comment on the current diff, or in the conversation.",
+      "This comment is on a line of a.txt that is no longer part of the pull request's diff (it is outdated), so a command on its lines was not run. Comment on the current diff, or in the conversation.",
     ]);
     expect(forge.replies[0]!.skipped).toEqual(["/pending"]);
     expect(forge.store.pushed).toEqual([]);
@@ -455,10 +455,23 @@ describe("commands written on lines of a file", () => {
     expect(forge.channels).toEqual(["line-comment"]);
   });
 
+  test("on an outdated comment the refusal is the scoped command's own: what ran before it stays run", async () => {
+    const { forge, comment } = await setup();
+    expect((await comment("/pending\n/append two\n/help", onLines())).status).toBe("user-error");
+    expect(forge.replies[0]!.outcomes.map((outcome) => [outcome.command, outcome.ok])).toEqual([
+      ["/pending", true],
+      ["/append", false],
+    ]);
+    expect(forge.replies[0]!.outcomes[1]!.message).toContain("so a command on its lines was not run.");
+    expect(forge.replies[0]!.skipped).toEqual(["/help"]);
+  });
+
   test("a comment on the base side refuses a command that needs the lines, and says why", async () => {
     const { forge, comment } = await setup();
     await comment("/append two", onLines({ start: 1, end: 1 }, "base"));
-    expect(forge.replies[0]!.outcomes[0]!.message).toContain("This comment is on the old (base) side of a.txt");
+    expect(forge.replies[0]!.outcomes[0]!.message).toBe(
+      "This comment is on the old (base) side of a.txt; commands on a line act on the pull request's version of the file, so this one was not run. Comment on the new side of the diff, or in the conversation.",
+    );
     expect(forge.store.pushed).toEqual([]);
     expect((await comment("/pending", onLines({ start: 1, end: 1 }, "base"))).status).toBe("ok");
   });
