@@ -164,7 +164,7 @@ async function carryOut(
     async (_job, run) => {
       const result = await executeWith(request, env, { log, rerun: rerun || run.rerun }, connected);
       if (result.retry) {
-        log.warn({ attempt: run.attempt }, `GitHub failed for now: ${result.retry.message}`);
+        log.warn({ attempt: run.attempt }, `Trying again: ${result.retry.message}`);
         throw new RetryableJobError(result.retry.message, result.retry.retryAfterMs);
       }
       outcome = result;

@@ -8,7 +8,9 @@
  * is off or GitHub refuses, the edit is offered to the author as a review (suggestions.ts).
  */
 import { createHash } from "node:crypto";
+import { appliedAction } from "../core/commit-message.js";
 import { UserError } from "../errors.js";
+import { TransientFailure } from "../pipeline/transient.js";
 import type { ChangeSet, FileChange } from "../workspace/changeset.js";
 import { renderDiff } from "../workspace/diff.js";
 import { isBinary } from "../workspace/workspace.js";
@@ -138,6 +140,12 @@ async function writeCommit(
   } catch (error) {
     if (pr.isFork && refusedWith(error, 403, 404)) throw error; // the fork refused us: offered as a review
     const refusal = refusedRefUpdate(error, pr.headRef);
+    if (refusal && branchMoved(error) && (await movedByOurApplies(octokit, repo, pr.headRef, pr.headSha))) {
+      // Another request (a workflow run of the Action, another instance) applied first: run this
+      // one again from the top, as if it had been queued after it — it then pops the newest edit
+      // still pending, on the new head. A person's push is told as the refusal below.
+      throw new TransientFailure(`another resolve-bot request applied an edit to ${pr.headRef} first`, undefined, { cause: error });
+    }
     if (refusal) throw new UserError(refusal);
     // A 5xx may come after the ref moved (GitHub answered late or a proxy failed): what counts is the branch.
     if (await branchPointsAt(octokit, repo, pr.headRef, commit.sha)) return commit.sha;
@@ -155,6 +163,33 @@ async function branchPointsAt(octokit: GitHubClient, repo: { owner: string; repo
   }
 }
 
+/** How far back a lost race is looked for: more applies than this in between is not a race. */
+const RACE_DEPTH = 20;
+
+/**
+ * Whether `branch` moved on from `from` by resolve-bot's own applies alone (each new commit a
+ * `Resolve-Action:` commit with one parent): the ref update was lost to another request's apply.
+ */
+async function movedByOurApplies(octokit: GitHubClient, repo: RepoRef, branch: string, from: string): Promise<boolean> {
+  try {
+    const { data: ref } = await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` });
+    let sha = ref.object.sha;
+    for (let depth = 0; depth < RACE_DEPTH && sha !== from; depth++) {
+      const { data: commit } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+      if (appliedAction(commit.message) === undefined || commit.parents.length !== 1) return false;
+      sha = commit.parents[0]!.sha;
+    }
+    return sha === from && ref.object.sha !== from;
+  } catch {
+    return false; // unreadable: the refusal as it is
+  }
+}
+
+function branchMoved(error: unknown): boolean {
+  const refused = refusedWith(error, 422, 409);
+  return refused !== undefined && (refused.status === 409 || /not a fast[- ]forward/i.test(refused.message));
+}
+
 /**
  * GitHub refuses a ref update for different reasons, and each needs other advice: only a real race
  * is worth retrying. Returns undefined for failures that are not refusals (5xx, network, a rate limit).
@@ -166,7 +201,7 @@ export function refusedRefUpdate(error: unknown, branch: string): string | undef
   if (/reference does not exist/i.test(message)) {
     return `the branch ${branch} no longer exists (it was deleted); nothing was committed. The edit stays pending; restore the branch to apply it.`;
   }
-  if (/not a fast[- ]forward/i.test(message) || status === 409) {
+  if (branchMoved(error)) {
     return (
       `the branch ${branch} moved while the edit was being applied (a new push); nothing was committed. ` +
       "The edit is still pending: run `/resolve apply <reason>` again to replay it on the new head."

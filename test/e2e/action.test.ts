@@ -149,6 +149,56 @@ test("a re-run of the workflow run (same GITHUB_RUN_ID, attempt 2) applies once:
   ).toEqual(["eyes", "rocket"]);
 });
 
+test("two /resolve apply runs at once (workflow runs are not serialised): the one that loses the race runs again and pops the next edit", async () => {
+  const { gh } = runner();
+  const pr = await openPr(runner(), "action-race");
+  await commentAndRun(
+    runner(),
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
+  );
+  await commentAndRun(
+    runner(),
+    REPO,
+    pr.number,
+    "alice",
+    "/ast-edit --pat 'console.log($$$A)' --out 'logger.warn($$$A)' --paths src/main.ts",
+  );
+  const first = gh.webhooks.issueComment({ repo: REPO, number: pr.number, user: "alice", body: "/resolve apply one" });
+  const second = gh.webhooks.issueComment({ repo: REPO, number: pr.number, user: "alice", body: "/resolve apply two" });
+  // The first run has popped the newest edit and made its commit; before its ref update lands, the
+  // second run does the whole of its apply (the same edit: it was still the newest).
+  let secondRun: ReturnType<ActionRunner["run"]> | undefined;
+  gh.onceBefore("PATCH /repos/:o/:r/git/refs/*", async () => {
+    secondRun = runner().run(second);
+    await secondRun;
+  });
+  const firstRun = await runner().run(first);
+  expect([firstRun.code, (await secondRun!).code]).toEqual([0, 0]);
+  expect(firstRun.output).toContain("Trying again: another resolve-bot request applied an edit to action-race first");
+
+  const head = (await gh.branchSha(REPO, "action-race"))!;
+  const log = await gh.runGit(REPO, ["log", "--format=%s|%b", `${pr.headSha}..${head}`]);
+  expect(
+    log
+      .split("\n")
+      .filter((line) => line.includes("|"))
+      .map((line) => line.replace(/\|.*/, "")),
+  ).toEqual(["AST Edit: 1 replacement in 1 file", "AST Edit: 1 replacement in 1 file"]);
+  expect(await gh.fileAt(REPO, head, "src/log.ts")).toBe(BASE_FILES["src/log.ts"].replace("console.log", "logger.info"));
+  expect(await gh.fileAt(REPO, head, "src/main.ts")).toBe(BASE_FILES["src/main.ts"].replace("console.log", "logger.warn"));
+  const [two, one] = actionReplies(gh, REPO, pr.number).slice(-2);
+  expect(two).toMatch(
+    /^Applied 1 replacement in 1 file\.\n\nCommit \[[0-9a-f]{7}\]\([^)]+\) · Reason: two\n\n---\nPending: AST Edit: 1 replacement in 1 file\./,
+  );
+  expect(one).toBe(`Applied 1 replacement in 1 file.\n\nCommit [${head.slice(0, 7)}](${gh.url}/acme/widgets/commit/${head}) · Reason: one`);
+  expect(actionRuns(runner(), head).filter((run) => run.name.startsWith("resolve-bot: ") && run.status !== "completed")).toEqual([]);
+  expect(actionRuns(runner(), head).find((run) => run.name === "resolve-bot")?.conclusion).toBe("success");
+  expect(gh.reactions(first.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
+});
+
 test("a push (pull_request.synchronize) previews the pending edit again on the new head, as the server does", async () => {
   const { gh } = runner();
   const pr = await openPr(runner(), "action-push");

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { commitChangeSet, gitBlobSha } from "../../src/github/commit-writer.js";
+import { TransientFailure } from "../../src/pipeline/transient.js";
 import { ChangeSet } from "../../src/workspace/changeset.js";
 import { MemoryWorkspace } from "../../src/workspace/workspace.js";
 import { fakeOctokit } from "../helpers/fake-octokit.js";
@@ -121,6 +122,35 @@ describe("commitChangeSet", () => {
       },
     });
     await expect(commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true })).rejects.toThrow(expected);
+  });
+
+  test("a branch moved on only by resolve-bot's applies is a lost race, tried again; any other commit among them is a push", async () => {
+    const changes = new ChangeSet(new MemoryWorkspace({ "a.txt": "a\n" }, HEAD));
+    await changes.write("a.txt", "b\n");
+    const ours = (n: number) =>
+      `Edit ${n}\n\nok\n\nResolve-Action: ${String(n).repeat(8)}-0000-0000-0000-000000000000\nResolve-Request: 9#0\n`;
+    const moved = (commits: Record<string, { message: string; parent: string }>, tip: string) =>
+      fakeOctokit({
+        ...responses(),
+        "git.getCommit": (params) => {
+          const commit = commits[params.commit_sha as string];
+          return commit
+            ? { sha: params.commit_sha, message: commit.message, parents: [{ sha: commit.parent }] }
+            : { sha: HEAD, tree: { sha: "tree0" } };
+        },
+        "git.updateRef": () => {
+          throw Object.assign(new Error("Update is not a fast forward"), { status: 422 });
+        },
+        "git.getRef": () => ({ object: { sha: tip } }),
+      }).octokit;
+    const apply = (octokit: ReturnType<typeof moved>) =>
+      commitChangeSet(octokit, pr(), changes, { message: "m", canWriteWorkflows: async () => true });
+    const [one, two] = ["1".repeat(40), "2".repeat(40)];
+    const race = apply(moved({ [one]: { message: ours(1), parent: HEAD }, [two]: { message: ours(2), parent: one } }, two));
+    await expect(race).rejects.toBeInstanceOf(TransientFailure);
+    await expect(race).rejects.toThrow("another resolve-bot request applied an edit to topic first");
+    const pushed = apply(moved({ [one]: { message: ours(1), parent: HEAD }, [two]: { message: "a person's commit\n", parent: one } }, two));
+    await expect(pushed).rejects.toThrow("the branch topic moved while the edit was being applied (a new push); nothing was committed.");
   });
 
   test("a 5xx on the ref update counts as applied when the branch points at the new commit", async () => {

@@ -3,6 +3,7 @@
  * emulator's state, signed with `X-Hub-Signature-256`, and POSTed like GitHub's hookshot.
  */
 import { createHmac, randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { createRequire } from "node:module";
 import type { RouteContext } from "./routes/context.js";
 import { leftRanges, pullRequestFiles, rightRanges } from "./routes/reviews.js";
@@ -45,7 +46,11 @@ export function signWebhook(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
-/** POST a signed delivery; the body is serialised once and the signature covers exactly it. */
+/**
+ * POST a signed delivery; the body is serialised once and the signature covers exactly it. Each
+ * delivery has its own connection, as GitHub's are: a kept-alive socket the server closes while
+ * idle would fail a delivery with "other side closed" on a loaded machine.
+ */
 export async function deliverWebhook(
   url: string,
   event: WebhookEvent,
@@ -55,22 +60,29 @@ export async function deliverWebhook(
   const deliveryId = opts.deliveryId ?? event.id;
   const installation = event.payload.installation as { id?: number } | undefined;
   const started = Date.now();
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "user-agent": "GitHub-Hookshot/emulator",
-      "x-github-event": event.name,
-      "x-github-delivery": deliveryId,
-      "x-github-hook-id": "1",
-      "x-github-hook-installation-target-type": "integration",
-      "x-github-hook-installation-target-id": String(installation?.id ?? ""),
-      "x-hub-signature-256": opts.signature ?? signWebhook(opts.secret, body),
-    },
-    body,
-    signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+  const headers = {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    "user-agent": "GitHub-Hookshot/emulator",
+    "x-github-event": event.name,
+    "x-github-delivery": deliveryId,
+    "x-github-hook-id": "1",
+    "x-github-hook-installation-target-type": "integration",
+    "x-github-hook-installation-target-id": String(installation?.id ?? ""),
+    "x-hub-signature-256": opts.signature ?? signWebhook(opts.secret, body),
+  };
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method: "POST", headers, agent: false, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`webhook delivery to ${url} timed out`)));
+    req.on("error", reject);
+    req.end(body);
   });
-  return { status: res.status, body: await res.text(), deliveryId, durationMs: Date.now() - started };
+  return { status, body: text, deliveryId, durationMs: Date.now() - started };
 }
 
 /** Builds payloads that agree with the emulator's state (ids, shas, users, installation). */
