@@ -12,6 +12,8 @@ const BASE_FILES = {
   "src/main.ts": 'import { run } from "./log";\n\nconsole.log(run(1));\n',
 };
 const PREVIEW = "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src";
+/** An edit of src/log.ts alone: one replacement in one file. */
+const LOG_EDIT = "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts";
 
 const runner = useActionRunner(async ({ gh }) => {
   await gh.createRepo("acme", "widgets", BASE_FILES);
@@ -25,7 +27,7 @@ async function openPr({ gh }: ActionRunner, head: string) {
 
 /** An AST edit of src/log.ts, then a rename on top of it: two pending edits. */
 async function twoPreviews(number: number): Promise<void> {
-  await commentAndRun(runner(), REPO, number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts");
+  await commentAndRun(runner(), REPO, number, "alice", LOG_EDIT);
   await commentAndRun(runner(), REPO, number, "alice", "/rename-symbol run execute");
 }
 
@@ -152,13 +154,7 @@ test("a re-run of the workflow run (same GITHUB_RUN_ID, attempt 2) applies once:
 test("two /resolve apply runs at once (workflow runs are not serialised): the one that loses the race runs again and pops the next edit", async () => {
   const { gh } = runner();
   const pr = await openPr(runner(), "action-race");
-  await commentAndRun(
-    runner(),
-    REPO,
-    pr.number,
-    "alice",
-    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
-  );
+  await commentAndRun(runner(), REPO, pr.number, "alice", LOG_EDIT);
   await commentAndRun(
     runner(),
     REPO,
@@ -180,13 +176,8 @@ test("two /resolve apply runs at once (workflow runs are not serialised): the on
   expect(firstRun.output).toContain("Trying again: another resolve-bot request applied an edit to action-race first");
 
   const head = (await gh.branchSha(REPO, "action-race"))!;
-  const log = await gh.runGit(REPO, ["log", "--format=%s|%b", `${pr.headSha}..${head}`]);
-  expect(
-    log
-      .split("\n")
-      .filter((line) => line.includes("|"))
-      .map((line) => line.replace(/\|.*/, "")),
-  ).toEqual(["AST Edit: 1 replacement in 1 file", "AST Edit: 1 replacement in 1 file"]);
+  const subjects = await gh.runGit(REPO, ["log", "--format=%s", `${pr.headSha}..${head}`]);
+  expect(subjects.split("\n").filter(Boolean)).toEqual(["AST Edit: 1 replacement in 1 file", "AST Edit: 1 replacement in 1 file"]);
   expect(await gh.fileAt(REPO, head, "src/log.ts")).toBe(BASE_FILES["src/log.ts"].replace("console.log", "logger.info"));
   expect(await gh.fileAt(REPO, head, "src/main.ts")).toBe(BASE_FILES["src/main.ts"].replace("console.log", "logger.warn"));
   const [two, one] = actionReplies(gh, REPO, pr.number).slice(-2);
@@ -202,13 +193,7 @@ test("two /resolve apply runs at once (workflow runs are not serialised): the on
 test("a push (pull_request.synchronize) previews the pending edit again on the new head, as the server does", async () => {
   const { gh } = runner();
   const pr = await openPr(runner(), "action-push");
-  await commentAndRun(
-    runner(),
-    REPO,
-    pr.number,
-    "alice",
-    "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src/log.ts",
-  );
+  await commentAndRun(runner(), REPO, pr.number, "alice", LOG_EDIT);
   const pushed = await gh.pushCommit(REPO, "action-push", { files: { "docs/more.md": "more\n" }, author: "alice" });
   const sync = await gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: pr.headSha, after: pushed });
   expect((await runner().run(sync)).code).toBe(0);
