@@ -33,6 +33,35 @@ const kinds = Object.fromEntries(
 const escape = (value) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
+ * GitHub colours a ```diff block (its diff grammar and github-markdown-css's classes): removed
+ * lines and `--- a/…` red, added lines and `+++ b/…` green, `@@ … @@` purple, git's headers bold
+ * blue. marked highlights nothing itself, so without this every diff would be grey.
+ */
+const GIT_HEADER =
+  /^(diff |index |new file mode |deleted file mode |old mode |new mode |similarity index |rename (from|to) |Binary files )/;
+function diffLine(line) {
+  const cls = line.startsWith("+")
+    ? "pl-mi1"
+    : line.startsWith("-")
+      ? "pl-md"
+      : line.startsWith("@@")
+        ? "pl-mdr"
+        : GIT_HEADER.test(line)
+          ? "pl-mh"
+          : "";
+  return cls ? `<span class="${cls}">${escape(line)}</span>` : escape(line);
+}
+marked.use({
+  renderer: {
+    code({ text, lang }) {
+      if (lang !== "diff") return false;
+      const body = text.split("\n").map(diffLine).join("\n");
+      return `<div class="highlight highlight-source-diff"><pre>${body}</pre></div>\n`;
+    },
+  },
+});
+
+/**
  * A review thread as GitHub shows it under "Files changed" and in the conversation: the file and
  * the diff lines the comment is on, the reviewer's comment, then the bot's reply in the thread.
  */

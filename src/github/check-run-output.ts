@@ -26,10 +26,13 @@ export function annotationMessage(hunk: string): string {
 
 /** The summary of a pending action's run (the durable record is appended by the store). */
 export function actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string, hunks: number, annotated: number): string {
+  // A tool's summary usually opens with the label, which the first line already says in bold.
+  const [first = "", ...rest] = preview.summary.split("\n");
+  const summaryBody = first === record.label ? rest.join("\n").trim() : preview.summary;
   const parts = [
     note,
     `**${text(record.label)}** — previewed on ${shortSha(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
-    preview.summary ? truncate(text(preview.summary), 8_000).text : "",
+    summaryBody ? truncate(text(summaryBody), 8_000).text : "",
     hunks > annotated ? `The first ${annotated} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
     `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
   ].filter(Boolean);
