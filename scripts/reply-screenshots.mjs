@@ -5,7 +5,7 @@
  * here: test/e2e/reply-docs.test.ts writes each .md from what the real server posted against the
  * emulator (run it with UPDATE_REPLY_DOCS=1 first; `npm run screenshots` does both), and a
  * `<name>.thread.json` beside a reply frames it in its review thread.
- * Needs Debian's chromium (`apt-get install -y chromium`).
+ * Needs Debian's chromium and a colour-emoji font (`apt-get install -y chromium fonts-noto-color-emoji`).
  * Usage: node scripts/reply-screenshots.mjs [chromium binary]
  */
 import { execFileSync } from "node:child_process";
