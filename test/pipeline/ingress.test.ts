@@ -3,7 +3,7 @@
  * nothing out — exactly the events the bot acts on.
  */
 import { webhookExample } from "../e2e/emulator/webhooks.js";
-import { toRequest, type Delivery } from "../../src/github/ingress.js";
+import { toRequest, type Delivery } from "../../src/forges/github/ingress.js";
 import { REQUEST_VERSION, requestKey } from "../../src/pipeline/request.js";
 
 type Json = Record<string, any>;

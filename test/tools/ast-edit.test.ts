@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
+import { DirectoryWorkspace } from "../../src/forges/local/directory-workspace.js";
 import { textAfter } from "../helpers/changes.js";
 
 let tool: AnyToolDefinition;
