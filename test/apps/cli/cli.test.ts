@@ -122,9 +122,7 @@ describe("resolve-bot CLI", () => {
     const applied = cli(repo, ["resolve", "apply", "tidy", "--no-commit"]);
     expect(applied).toMatchObject({ code: 0, out: "Moved 1 file and updated 1 import.\n" });
     expect(existsSync(path.join(repo, "src/a.ts"))).toBe(false);
-    expect(readFileSync(path.join(repo, "src/b.ts"), "utf8")).toBe(
-      'import { greet } from "./lib/greet";\n\nconsole.log(greet("b"));\n',
-    );
+    expect(readFileSync(path.join(repo, "src/b.ts"), "utf8")).toBe('import { greet } from "./lib/greet";\n\nconsole.log(greet("b"));\n');
     expect(git(repo, "rev-list", "--count", "HEAD").trim()).toBe("1");
   });
 
