@@ -46,6 +46,6 @@ export async function runDemo(registry: ToolRegistry, output: Output): Promise<n
   }
   output.out(`$ git log --oneline\n${(await git(dir, ["log", "--format=%h %s"])).trimEnd()}\n`);
   await runLocalCommands(parseCommands("/pending"), local);
-  output.out(`\nTry it yourself: node dist/src/apps/cli/bin.js preview --cwd ${dir} -- "/rename-symbol add sum"`);
+  output.out(`\nTry it yourself: node dist/src/apps/bin.js preview --cwd ${dir} -- "/rename-symbol add sum"`);
   return 0;
 }

@@ -1,5 +1,5 @@
 /**
- * The resolve-bot CLI as a user runs it: every step is a separate process (dist/src/apps/cli/bin.js,
+ * The resolve-bot CLI as a user runs it: every step is a separate process (dist/src/apps/bin.js,
  * built by `npm test`'s pretest), so the stack and replay are tested across processes.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fr
 import path from "node:path";
 import { git, makeRepo, treeAt } from "../../helpers/git-repo.js";
 
-const CLI = path.resolve("dist/src/apps/cli/bin.js");
+const CLI = path.resolve("dist/src/apps/bin.js");
 
 function cli(cwd: string, args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [CLI, "--cwd", cwd, ...args], { encoding: "utf8", env: { ...process.env, ...env } });

@@ -11,7 +11,7 @@ import { loadRepoConfig } from "../../../src/forges/github/ports.js";
 import { checkConfigText } from "../../../src/apps/cli/config-check.js";
 import { createRegistry } from "../../../src/tools/index.js";
 
-const CLI = path.resolve("dist/src/apps/cli/bin.js");
+const CLI = path.resolve("dist/src/apps/bin.js");
 const COMMANDS = ["ast_edit", "ast_fix", "move", "rename_symbol", "resolve", "help", "pending"];
 
 const BAD = `# a comment first

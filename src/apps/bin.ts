@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-/** The `resolve-bot` command. */
-import { main } from "./main.js";
-import { styleFor } from "../../forges/local/terminal.js";
+/** The `resolve-bot` command, the package's one binary: it starts a front end, the CLI (apps/cli) or the server in a role (apps/server). */
+import { main } from "./cli/main.js";
+import { styleFor } from "../forges/local/terminal.js";
 
 /**
  * Writes lines to a stream until its reader goes away (`resolve-bot preview … | head`): then the
@@ -22,7 +22,7 @@ const [verb] = process.argv.slice(2);
 if (verb === "server" || verb === "worker" || verb === "all") {
   // The GitHub App in one role, or both (`all`: what `npm start` runs; the container's default).
   process.env.RESOLVE_BOT_ROLE = verb;
-  await import("../server/main.js");
+  await import("./server/main.js");
 } else {
   process.exitCode = await main(process.argv.slice(2), {
     out: lineWriter(process.stdout),
