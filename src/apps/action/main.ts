@@ -23,7 +23,8 @@ import { RetryableJobError } from "../../jobs/job-queue.js";
 import { MemoryJobQueue } from "../../jobs/memory-queue.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 import type { ExecuteResult } from "../../pipeline/forge.js";
-import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "../../pipeline/request.js";
+import type { Request } from "../../pipeline/request.js";
+import { Intake } from "../../runner/intake.js";
 import { requestLog } from "../../pipeline/request-log.js";
 import { createRegistry } from "../../tools/index.js";
 import { connect, credentialsOf } from "./auth.js";
@@ -132,25 +133,17 @@ export async function runAction(given: NodeJS.ProcessEnv, log: ActionLog = actio
     return connection;
   };
 
-  await acknowledge(request, connected, requestLogger);
-  const outcome = await carryOut(request, rerun, env, connected, requestLogger);
+  const outcome = await carryOut(request, rerun, env, connected, log);
   appendSummary(env, (outcome?.replied ?? []).map((body) => `${readable(body)}\n\n`).join(""), requestLogger);
   if (outcome === undefined) return 1;
   for (const body of outcome.replied) requestLogger.info({}, `resolve-bot replied:\n${readable(body)}`);
   return outcome.status === "bot-error" ? 1 : 0;
 }
 
-/** 👀 on the comment that asked, as the server says it at intake; a courtesy: its failure is only logged. */
-async function acknowledge(request: Request, connected: () => Promise<GitHubConnection>, log: ActionLog): Promise<void> {
-  if (!acknowledgedAtIntake(request.origin)) return;
-  try {
-    await replyChannel((await connected()).octokit, request).acknowledge();
-  } catch (error) {
-    log.warn({ err: error }, "👀 reaction failed");
-  }
-}
-
-/** The request on an in-memory queue (retries with backoff, later attempts as re-runs); undefined when given up. */
+/**
+ * The request through the runner's intake on an in-memory queue (👀 once recorded, retries with
+ * backoff, later attempts as re-runs, the give-up reply); undefined when given up.
+ */
 async function carryOut(
   request: Request,
   rerun: boolean,
@@ -160,25 +153,28 @@ async function carryOut(
 ): Promise<ExecuteResult | undefined> {
   let outcome: ExecuteResult | undefined;
   const queue = new MemoryJobQueue({ maxAttempts: ATTEMPTS, onError: (error) => log.error({ err: error }, "resolve-bot failed") });
-  queue.process(
-    async (_job, run) => {
-      const result = await executeWith(request, env, { log, rerun: rerun || run.rerun }, connected);
+  const intake = new Intake({
+    queue,
+    log,
+    giveUp: {
+      message: gaveUp(runLogOf(env)),
+      reply: async (stopped, message) => replyStopped((await connected()).octokit, stopped, message, statusAfterMs(env)),
+    },
+  });
+  intake.process({
+    async execute(stored, run) {
+      const requestLogger = requestLog(log, stored);
+      const result = await executeWith(stored, env, { log: requestLogger, rerun: rerun || run.rerun }, connected);
       if (result.retry) {
-        log.warn({ attempt: run.attempt }, `Trying again: ${result.retry.message}`);
+        requestLogger.warn({ attempt: run.attempt }, `Trying again: ${result.retry.message}`);
         throw new RetryableJobError(result.retry.message, result.retry.retryAfterMs);
       }
       outcome = result;
     },
-    {
-      concurrency: 1,
-      onDeadLetter: async (_job, error, attempts) => {
-        log.error({ err: error, attempts }, "resolve-bot gave up on the request");
-        if (!awaitsReply(request.origin)) return;
-        await replyStopped((await connected()).octokit, request, gaveUp(runLogOf(env)), statusAfterMs(env));
-      },
-    },
-  );
-  await queue.submit({ id: request.id, key: requestKey(request), payload: request });
+    concurrency: 1,
+    retry: { maxAttempts: ATTEMPTS },
+  });
+  await intake.submit(request, async () => replyChannel((await connected()).octokit, request).acknowledge());
   await queue.idle();
   await queue.close();
   return outcome;

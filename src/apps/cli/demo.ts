@@ -10,7 +10,7 @@ import { Runtime } from "../../core/runtime.js";
 import type { ToolRegistry } from "../../core/registry.js";
 import { git } from "../../forges/local/git.js";
 import { runLocalCommands } from "../../forges/local/ports.js";
-import type { Output } from "../../forges/local/terminal.js";
+import { terminalSink, type Output } from "../../forges/local/terminal.js";
 
 const SAMPLE: Record<string, string> = {
   "src/math.ts": `export function add(a: number, b: number): number {\n  console.log("add", a, b);\n  return a + b;\n}\n`,
@@ -30,7 +30,7 @@ export async function runDemo(registry: ToolRegistry, output: Output): Promise<n
   await git(dir, ["config", "user.name", "Demo"]);
   await git(dir, ["config", "user.email", "demo@example.com"]);
 
-  const local = { cwd: dir, runtime: new Runtime(registry), output };
+  const local = { cwd: dir, runtime: new Runtime(registry), sink: terminalSink(output) };
   const steps = [
     "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src",
     "/move src/math.ts src/lib/math.ts",

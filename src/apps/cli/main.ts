@@ -12,7 +12,7 @@ import { RESERVED_COMMANDS } from "../../core/registry.js";
 import { runConfigCommand } from "./config-check.js";
 import { runDemo } from "./demo.js";
 import { runLocalCommands, type LocalOptions } from "../../forges/local/ports.js";
-import { plain, type Output } from "../../forges/local/terminal.js";
+import { plain, terminalSink, type Output } from "../../forges/local/terminal.js";
 import { packageVersion } from "./version.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 
@@ -75,7 +75,7 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
     const local: LocalOptions = {
       cwd,
       runtime: new Runtime(registry),
-      output,
+      sink: terminalSink(output),
       ...(afterMs !== undefined ? { statusAfterMs: afterMs } : {}),
     };
     switch (verb) {

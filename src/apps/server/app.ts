@@ -1,7 +1,8 @@
 /**
- * The Probot app: webhook events go through ingress (event → Request), are recorded on the durable
- * job queue (deduplicated by delivery id, one pull request at a time) and answered; the queue's
- * worker carries each request out in the worker pool (executeRequest in a worker thread).
+ * The Probot app, the server's composition root: webhook events go through ingress (event →
+ * Request) into the runner's intake (runner/intake.ts: recorded on the durable job queue,
+ * deduplicated by delivery id, one pull request at a time, 👀, the give-up reply); the queue's
+ * worker carries each request out in the worker pool (runner/worker-task.ts in a worker thread).
  *
  * Roles (RESOLVE_BOT_ROLE): `all` (npm start: both), `server` (records and answers webhooks only),
  * `worker` (carries out the recorded jobs only; with REDIS_URL, as many as you like).
@@ -14,18 +15,16 @@ import { gaveUp } from "../../forges/github/replies.js";
 import { replyChannel } from "../../forges/github/reply-channel.js";
 import { replyStopped } from "../../forges/github/stopped-reply.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "../../jobs/index.js";
-import { RetryableJobError, type Job, type JobQueue } from "../../jobs/job-queue.js";
-import { retryPolicy } from "../../jobs/outcome.js";
+import type { JobQueue } from "../../jobs/job-queue.js";
 import { listenOps, opsHandler, workerOpsPort } from "../../ops/http.js";
 import { Metrics } from "../../ops/metrics.js";
 import { setObservationSink } from "../../ops/observations.js";
-import { Acknowledgements } from "../../runner/acknowledgements.js";
+import { Intake } from "../../runner/intake.js";
 import type { ExecuteResult } from "../../pipeline/forge.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 import { pooledExecute, WORKER_WARM_UP } from "../../runner/pooled-execute.js";
-import { acknowledgedAtIntake, awaitsReply, requestKey, type Request } from "../../pipeline/request.js";
+import type { Request } from "../../pipeline/request.js";
 import { requestLog } from "../../pipeline/request-log.js";
-import { readStoredRequest } from "../../runner/stored-request.js";
 import { createRegistry } from "../../tools/index.js";
 import { workerPoolSettingsFromEnv } from "../../workers/limits.js";
 import { WorkerPool } from "../../workers/pool.js";
@@ -55,17 +54,6 @@ export interface ResolveBotOptions {
 
 /** Said on the pull request when a job is given up (retries exhausted, or an error not worth one). */
 export const GAVE_UP = gaveUp();
-
-/** A stored job this build cannot read: given up at once (no attempt would read it better). */
-class UnreadableJob extends Error {
-  override name = "UnreadableJob";
-}
-
-function storedRequest(job: Job): Request {
-  const read = readStoredRequest(job.payload);
-  if (!read.ok) throw new UnreadableJob(`job ${job.id} (${job.key}) cannot be carried out: ${read.problem}`);
-  return read.request;
-}
 
 export function resolveBot(options: ResolveBotOptions = {}) {
   return async function app(app: Probot, appOptions?: ApplicationFunctionOptions): Promise<void> {
@@ -104,42 +92,26 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       if (request.forge.id !== "github") return;
       await replyStopped(await app.auth(request.forge.installationId), request, message, afterMs);
     };
-    const acknowledgements = new Acknowledgements();
+    const intake = new Intake({
+      queue,
+      log: app.log,
+      giveUp: { message: GAVE_UP, reply: replyOnPullRequest },
+      observe: {
+        queued: () => metrics.jobsQueued.inc(),
+        running: (delta) => (delta > 0 ? metrics.jobsRunning.inc() : metrics.jobsRunning.dec()),
+        retried: () => metrics.jobsRetried.inc(),
+        deadLettered: () => metrics.jobsDeadLettered.inc(),
+      },
+    });
 
     if (role !== "server") {
       const execute = options.execute ?? pooledExecute(pool!, app.log, replyOnPullRequest);
-      const { maxAttempts } = retryPolicy(jobRetryPolicy(env));
-      queue.process(
-        async (job, run) => {
-          await acknowledgements.acknowledged(job.id);
-          metrics.jobsRunning.inc();
-          try {
-            // A later attempt may follow one cut short mid-way: it looks up what that one did.
-            await execute(storedRequest(job), run.signal, run.rerun);
-          } catch (error) {
-            if (error instanceof RetryableJobError && run.attempt < maxAttempts) metrics.jobsRetried.inc();
-            throw error;
-          } finally {
-            metrics.jobsRunning.dec();
-          }
-        },
-        {
-          concurrency: jobConcurrency(env),
-          // GitHub failing for now (5xx, rate limits, dropped connections) is retried with backoff.
-          retry: jobRetryPolicy(env),
-          onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
-            metrics.jobsDeadLettered.inc();
-            if (error instanceof UnreadableJob) {
-              app.log.error({ key: job.key }, `resolve-bot dead-lettered a stored job: ${error.message}`);
-              return;
-            }
-            const read = readStoredRequest(job.payload);
-            const log = read.ok ? requestLog(app.log, read.request) : app.log;
-            log.error({ err: error, key: job.key, attempts }, "resolve-bot gave up on a job");
-            if (read.ok && awaitsReply(read.request.origin)) await replyOnPullRequest(read.request, GAVE_UP);
-          },
-        },
-      );
+      intake.process({
+        execute: (request, run) => execute(request, run.signal, run.rerun),
+        concurrency: jobConcurrency(env),
+        // GitHub failing for now (5xx, rate limits, dropped connections) is retried with backoff.
+        retry: jobRetryPolicy(env),
+      });
     }
 
     app.on([...INGRESS_EVENTS], async (context) => {
@@ -150,21 +122,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         if (!request) return;
         // Its Octokit is the event's own: its lines (request logging) name the request too.
         context.octokit.log = requestLog(context.octokit.log, request);
-        await acknowledgements.intake(
-          request.id,
-          async () => {
-            const recorded = await queue.submit({ id: request.id, key: requestKey(request), payload: request });
-            if (recorded) metrics.jobsQueued.inc();
-            return recorded;
-          },
-          async () => {
-            if (!acknowledgedAtIntake(request.origin)) return;
-            // The acknowledgement is a courtesy: if it fails, the command still runs.
-            await replyChannel(context.octokit, request)
-              .acknowledge()
-              .catch((error: unknown) => requestLog(app.log, request).warn({ err: error }, "👀 reaction failed"));
-          },
-        );
+        await intake.submit(request, () => replyChannel(context.octokit, request).acknowledge());
       } finally {
         answered();
       }

@@ -22,13 +22,26 @@ import { DirectoryWorkspace } from "./directory-workspace.js";
 import { FileStore } from "./file-store.js";
 import { findCheckout, git, headSha } from "./git.js";
 import { appliedCommits, revertInCheckout } from "./history.js";
-import { plain, writeReply, type Output } from "./terminal.js";
+import type { Reply } from "../../pipeline/reply.js";
 import { commitPaths, writeChangeSet } from "./working-tree.js";
+
+/**
+ * Where a local request's answers go: the front end decides (the CLI prints them on the terminal,
+ * forges/local/terminal.ts; a worker collects them; another front end sends them on).
+ */
+export interface ReplySink {
+  /** The request's reply, in the neutral model (pipeline/reply.ts). */
+  reply(reply: Reply): void;
+  /** A line meanwhile, in the runtime's markdown-ish text: the early working status, the cause of a failure. */
+  note(text: string): void;
+  /** Someone watches as it runs (a terminal): only then does a long command say early that it is working. */
+  watched?: boolean;
+}
 
 export interface LocalOptions {
   cwd: string;
   runtime: Runtime;
-  output: Output;
+  sink: ReplySink;
   /** Write the change into the work tree but make no commit. */
   noCommit?: boolean;
   steering?: Steering;
@@ -56,7 +69,7 @@ async function localActor(root: string): Promise<string> {
 export function localPorts(checkout: LocalCheckout, options: LocalOptions): Ports<RequestConfig, PullRequestView> {
   const { root, gitDir, store } = checkout;
   const config: RequestConfig = { steering: options.steering ?? "stack", commandLimits: DEFAULT_COMMAND_LIMITS };
-  const { output } = options;
+  const { sink } = options;
   return {
     runtime: options.runtime,
     resolveCommands: LOCAL_RESOLVE_COMMANDS,
@@ -90,25 +103,25 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
         }
       },
     },
-    reply: { send: async (reply) => writeReply(reply, output), ...terminalStatus(options) },
+    reply: { send: async (reply) => sink.reply(reply), ...watchedStatus(options) },
     log: {
       warn: () => undefined,
       // The terminal is the operator's own: the cause is said as it is (there is no other log).
-      error: ({ err }) => output.err(plain(err instanceof Error ? err.message : String(err))),
+      error: ({ err }) => sink.note(err instanceof Error ? err.message : String(err)),
     },
   };
 }
 
-/** The early status on a terminal: a line on stderr, which later lines follow (nothing to settle). */
-function terminalStatus({ output, statusAfterMs }: LocalOptions): { working?: WorkingStatus } {
-  if (statusAfterMs === undefined || output.interactive !== true) return {};
+/** The early status where someone watches: a line, which later lines follow (nothing to settle). */
+function watchedStatus({ sink, statusAfterMs }: LocalOptions): { working?: WorkingStatus } {
+  if (statusAfterMs === undefined || sink.watched !== true) return {};
   let said = false;
   return {
     working: {
       afterMs: statusAfterMs,
       say: async (text) => {
         said = true;
-        output.err(plain(text));
+        sink.note(text);
       },
       out: async () => said,
       settle: async () => undefined,

@@ -6,6 +6,7 @@
  */
 import type { CommandOutcome } from "../../core/runtime.js";
 import type { Reply } from "../../pipeline/reply.js";
+import type { ReplySink } from "./ports.js";
 import { shortSha } from "../../core/revision.js";
 import { tookText } from "../../pipeline/cost.js";
 
@@ -101,4 +102,9 @@ export function writeReply(reply: Reply, output: Output): void {
   if (reply.status === "ok" && reply.steering) output.out(`\n${plain(reply.steering, style)}`);
   // Beside the early status on stderr: stdout stays the result.
   if (reply.took !== undefined) output.err(tookText(reply.took));
+}
+
+/** The CLI's reply sink (forges/local/ports.ts): replies and notes on the terminal. */
+export function terminalSink(output: Output): ReplySink {
+  return { reply: (reply) => writeReply(reply, output), note: (text) => output.err(plain(text)), watched: output.interactive === true };
 }

@@ -7,6 +7,7 @@
 import { parseCommands } from "../../../src/core/commands.js";
 import { Runtime } from "../../../src/core/runtime.js";
 import { runLocalCommands } from "../../../src/forges/local/ports.js";
+import { terminalSink } from "../../../src/forges/local/terminal.js";
 import { gate, harness, slowTool } from "../../helpers/fake-tools.js";
 import { makeRepo } from "../../helpers/git-repo.js";
 
@@ -22,14 +23,14 @@ async function slowRun(interactive: boolean) {
     cwd: repo,
     runtime: new Runtime(registry),
     statusAfterMs: 0,
-    output: {
+    sink: terminalSink({
       out: (text) => out.push(text),
       err: (text) => {
         err.push(text);
         if (text.startsWith("Working on")) statusSaid.open();
       },
       interactive,
-    },
+    }),
   });
   return { status, out, err, started, statusSaid, finish };
 }
