@@ -12,6 +12,7 @@ import type { Static } from "@sinclair/typebox";
 import { parseAllDocuments } from "yaml";
 import { errorResult, textResult, type ToolResult } from "../core/result.js";
 import { UserError } from "../errors.js";
+import { shortSha } from "../core/revision.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import picomatch from "picomatch";
@@ -254,7 +255,7 @@ export async function selectFiles(
     const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
     if (unmatched.length > 0) {
       const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
-      throw new UserError(`No files match ${names} at ${workspace.revision}.`);
+      throw new UserError(`No files match ${names} at ${shortSha(workspace.revision)}.`);
     }
     // Files named as such (not reached through a directory or glob): problems with them are errors.
     const explicit = new Set<string>();

@@ -4,11 +4,12 @@
  * Exit codes: 0 success, 1 tool or resolve failure (message on stderr), 2 usage error.
  */
 import { parseArgs } from "node:util";
-import { parseCommands, type SlashCommand } from "../../core/commands.js";
+import { quote } from "shell-quote";
+import { normaliseCommandName, parseCommands, type SlashCommand } from "../../core/commands.js";
 import { Runtime } from "../../core/runtime.js";
 import { commandName, usageLine } from "../../core/usage.js";
 import { createRegistry } from "../../tools/index.js";
-import { RESERVED_COMMANDS } from "../../core/registry.js";
+import { RESERVED_COMMANDS, type ToolRegistry } from "../../core/registry.js";
 import { runConfigCommand } from "./config-check.js";
 import { runDemo } from "./demo.js";
 import { runLocalCommands, type LocalOptions } from "../../forges/local/ports.js";
@@ -80,7 +81,7 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
     };
     switch (verb) {
       case "preview":
-        return await run(previewCommands(rest), { ...local, steering: parsed.values.strict ? "strict" : "stack" });
+        return await run(previewCommands(rest, commandNames(registry)), { ...local, steering: parsed.values.strict ? "strict" : "stack" });
       case "resolve":
         return await run(resolveCommands(rest), { ...local, noCommit: parsed.values["no-commit"] ?? false });
       case "pending":
@@ -119,8 +120,27 @@ async function run(commands: SlashCommand[], options: LocalOptions): Promise<num
   return (await runLocalCommands(commands, options)) === "ok" ? 0 : 1;
 }
 
-function previewCommands(words: string[]): SlashCommand[] {
-  const text = words.join(" ").trim();
+/** What a shell word may start: every tool's command and the reserved ones, as parseCommands names them. */
+function commandNames(registry: ToolRegistry): Set<string> {
+  return new Set([...registry.list().map((tool) => normaliseCommandName(tool.name)), ...RESERVED_COMMANDS]);
+}
+
+/**
+ * The shell words after `--` as commands: one command may come as several words (`/ast-edit --pat
+ * x --out y`), and several commands as one word each (`"/pending" "/help"`): a word starts a new
+ * command when it is a whole quoted command (`/name args…`) or names a known command, so none is
+ * silently taken as the previous one's argument.
+ */
+function previewCommands(words: string[], known: Set<string>): SlashCommand[] {
+  const lines: string[] = [];
+  for (const word of words) {
+    const name = /^\/([A-Za-z][\w-]*)(\s|$)/.exec(word);
+    const startsCommand = name !== null && (name[2] !== "" || known.has(normaliseCommandName(name[1]!)));
+    if (startsCommand || lines.length === 0) lines.push(word);
+    // The shell already took its quotes off: quoted again, `console.log($A)` stays one word.
+    else lines[lines.length - 1] += ` ${quote([word])}`;
+  }
+  const text = lines.join("\n").trim();
   if (text === "") throw new UsageError("preview needs a slash command.");
   // No slash, no command: "ast-edit --pat a --out b" is not guessed at (it would run with defaults).
   if (!text.startsWith("/")) {

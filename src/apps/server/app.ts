@@ -80,6 +80,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     const ops = opsHandler({
       metrics,
       metricsToken: env.RESOLVE_BOT_METRICS_TOKEN?.trim(),
+      frontPage: role !== "worker",
       unready: async () => [await queue.unreadyReason(), pool?.unreadyReason()].filter((reason) => reason !== undefined),
     });
     if (role !== "worker") appOptions?.addHandler(ops);

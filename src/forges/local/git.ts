@@ -1,5 +1,6 @@
 /** The few git commands the local front end needs, run without a shell. */
 import { execFile } from "node:child_process";
+import { stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { UserError } from "../../errors.js";
 
@@ -43,6 +44,9 @@ export async function findCheckout(cwd: string): Promise<Checkout> {
   try {
     output = await git(cwd, ["rev-parse", "--show-toplevel", "--absolute-git-dir"]);
   } catch {
+    const directory = await stat(cwd).catch(() => undefined);
+    if (directory === undefined) throw new UserError(`${cwd} does not exist.`);
+    if (!directory.isDirectory()) throw new UserError(`${cwd} is not a directory.`);
     throw new UserError(`${cwd} is not inside a git checkout.`);
   }
   const [root, gitDir] = output.trim().split("\n");

@@ -21,6 +21,27 @@ const SOURCES = {
 };
 
 describe("resolve-bot CLI", () => {
+  test("several commands as separate words each run; one command in several words keeps each word whole", () => {
+    const repo = makeRepo(SOURCES);
+    const both = cli(repo, ["preview", "--", "/pending", "/help"]);
+    expect([both.code, both.err]).toEqual([0, ""]);
+    expect(both.out.startsWith("Nothing is pending.\nPreview tools compute a change without writing anything")).toBe(true);
+    // The shell took the quotes off `console.log($$$A)`: the words are quoted again, as a comment would have them.
+    const words = cli(repo, ["preview", "--", "/ast-edit", "--pat", "console.log($$$A)", "--out", "logger.debug($$$A)", "src/a.ts"]);
+    expect([words.code, words.err]).toEqual([0, ""]);
+    expect(words.out.split("\n")[0]).toBe("Pending #1: AST Edit: 1 replacement in 1 file");
+  });
+
+  test("a --cwd that does not exist or is a file is said so; a path that matches nothing names the commit short", () => {
+    const repo = makeRepo(SOURCES);
+    expect(cli("/nonexistent", ["pending"])).toEqual({ code: 1, out: "", err: "/nonexistent does not exist.\n" });
+    const file = path.join(repo, "README.md");
+    expect(cli(file, ["pending"])).toEqual({ code: 1, out: "", err: `${file} is not a directory.\n` });
+    const head = git(repo, "rev-parse", "--short=7", "HEAD").trim();
+    const none = cli(repo, ["preview", "--", "/ast-edit --pat a --out b lib"]);
+    expect(none).toEqual({ code: 1, out: "", err: `No files match "lib" at ${head}.\n` });
+  });
+
   test("LIFO across processes: discard pops the second preview, apply the first", () => {
     const repo = makeRepo(SOURCES);
     const first = cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src"]);
