@@ -585,9 +585,15 @@ const factory: CustomToolFactory = (pi) => {
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
       const base = { ops, ...(rules !== undefined ? { rules } : {}) };
       if (total === 0) {
-        if (skipped.length === 0) return textResult(["No replacements made", ...scope, ...notes].join("\n"));
+        // A pattern ast-grep cannot read cleanly that matched nothing is the reviewer's to fix: refused, not "done".
+        if (notes.length > 0) {
+          return errorResult(
+            ["No replacements made: a pattern does not parse cleanly, so nothing was previewed.", ...scope, ...notes].join("\n"),
+          );
+        }
+        if (skipped.length === 0) return textResult(["No replacements made", ...scope].join("\n"));
         const none: AstEditDetails = { ...base, replacements: 0, files: [], skipped };
-        return textResult(["No replacements made", ...scope, ...notes, ...skippedLines(skipped)].join("\n"), none);
+        return textResult(["No replacements made", ...scope, ...skippedLines(skipped)].join("\n"), none);
       }
 
       const changes = pi.newChangeSet();

@@ -32,6 +32,25 @@ describe("resolve-bot CLI", () => {
     expect(words.out.split("\n")[0]).toBe("Pending #1: AST Edit: 1 replacement in 1 file");
   });
 
+  test("a pattern ast-grep cannot read cleanly is refused (exit 1) with the CLI's warning, and nothing is pending", () => {
+    const repo = makeRepo(SOURCES);
+    expect(cli(repo, ["preview", "--", "/ast-edit --pat 'foo(' --out 'bar'"])).toEqual({
+      code: 1,
+      out: "",
+      err: [
+        "No replacements made: a pattern does not parse cleanly, so nothing was previewed.",
+        'ast-grep warns about the pattern "foo(" (read as TypeScript), which matched nothing:',
+        "",
+        "Warning: Pattern contains an ERROR node and may cause unexpected results.",
+        "Help: ast-grep parsed the pattern but it matched nothing in this run. Try using playground to refine the pattern.",
+        "See also: https://ast-grep.github.io/playground.html",
+        "",
+        "",
+      ].join("\n"),
+    });
+    expect(cli(repo, ["pending"]).out).toBe("Nothing is pending.\n");
+  });
+
   test("a --cwd that does not exist or is a file is said so; a path that matches nothing names the commit short", () => {
     const repo = makeRepo(SOURCES);
     expect(cli("/nonexistent", ["pending"])).toEqual({ code: 1, out: "", err: "/nonexistent does not exist.\n" });
