@@ -7,7 +7,7 @@
  * that `server` processes recorded (REDIS_URL, or the same RESOLVE_BOT_DATA_DIR).
  */
 import { run } from "probot";
-import { probotFromEnv, resolveBotOctokit } from "../../forges/github/octokit.js";
+import { probotFromEnv, resolveBotOctokit } from "../../forges/github/api/octokit.js";
 import { resolveBot, roleOf, type ResolveBotOptions } from "./app.js";
 import type { JobQueue } from "../../jobs/job-queue.js";
 import type { WorkerPool } from "../../workers/pool.js";

@@ -16,8 +16,8 @@ import { createRegistry } from "../../tools/index.js";
 import { CommandTiming } from "../../pipeline/command-metrics.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 import { requestLog } from "../../pipeline/request-log.js";
-import { transientFailure } from "./http-errors.js";
-import { probotFromEnv, webUrl } from "./octokit.js";
+import { transientFailure } from "./api/http-errors.js";
+import { probotFromEnv, webUrl } from "./api/octokit.js";
 import { githubPorts } from "./ports.js";
 import type { GitHubClient } from "./types.js";
 

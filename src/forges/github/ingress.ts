@@ -7,10 +7,10 @@
 import type { Context } from "probot";
 import { addedCommands, parseCommands } from "../../core/commands.js";
 import { REQUEST_VERSION, type Intent, type Origin, type Request, type RequestActor } from "../../pipeline/request.js";
-import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
-import { externalIdPullRequest } from "./external-id.js";
-import { GATE_CHECK_NAME } from "./gate-check.js";
-import { actionIdOf } from "./lifecycle.js";
+import { ACTION_CHECK_PREFIX } from "./checks/stack.js";
+import { externalIdPullRequest } from "./checks/run-ids.js";
+import { GATE_CHECK_NAME } from "./checks/gate.js";
+import { actionIdOf } from "./checks/lifecycle.js";
 
 /** The webhook events ingress reads (Probot `app.on` names). */
 export const INGRESS_EVENTS = [

@@ -9,10 +9,10 @@
 import { appliedAction, appliedByStep } from "../../core/commit-message.js";
 import type { PendingRecord } from "../../core/store.js";
 import type { RequestJournal } from "../../pipeline/ports.js";
-import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
-import type { RunLinks } from "./links.js";
-import { decodeRecord, decodeStep } from "./record-codec.js";
-import { ownedBy, ownerQuery, type RunOwner } from "./run-owner.js";
+import { ACTION_CHECK_PREFIX } from "./checks/stack.js";
+import type { RunLinks } from "./replies/links.js";
+import { decodeRecord, decodeStep } from "./checks/record-codec.js";
+import { ownedBy, ownerQuery, type RunOwner } from "./checks/read-runs.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
 
 interface ListedCommit {

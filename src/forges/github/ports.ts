@@ -11,15 +11,15 @@ import type { Runtime } from "../../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../../pipeline/ports.js";
 import type { Reply } from "../../pipeline/reply.js";
 import type { Request, RequestActor } from "../../pipeline/request.js";
-import { CheckRunStore } from "./check-run-store.js";
-import { commitChangeSet } from "./commit-writer.js";
-import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
-import { transientFailure } from "./http-errors.js";
-import { allows, permissionOf } from "./permissions.js";
+import { CheckRunStore } from "./checks/store.js";
+import { commitChangeSet } from "./edits/commit-writer.js";
+import { refreshStack, repreviewerFor, rerunCheck } from "./checks/lifecycle.js";
+import { transientFailure } from "./api/http-errors.js";
+import { allows, permissionOf } from "./api/permissions.js";
 import { readJournal } from "./journal.js";
-import { replyLinks, RunLinks } from "./links.js";
-import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
-import { replyChannel } from "./reply-channel.js";
+import { replyLinks, RunLinks } from "./replies/links.js";
+import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies/render.js";
+import { replyChannel } from "./replies/reply-channel.js";
 import {
   checkNames,
   DEFAULT_REPO_CONFIG,
@@ -28,10 +28,10 @@ import {
   type PermissionLevel,
   type RepoConfig,
 } from "../../config/repo-config.js";
-import { text } from "./markdown.js";
-import { repositoryFiles } from "./repository-workspace.js";
-import { offerSuggestions } from "./suggestions.js";
-import { tookLine, workingStatus } from "./working-status.js";
+import { text } from "./replies/markdown.js";
+import { repositoryFiles } from "./files/repository-workspace.js";
+import { offerSuggestions } from "./edits/suggestions.js";
+import { tookLine, workingStatus } from "./replies/working-status.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 import type { ToolRegistry } from "../../core/registry.js";
 
