@@ -72,7 +72,7 @@ export function actionEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, RESOLVE_BOT_DATA_DIR: env.RESOLVE_BOT_DATA_DIR?.trim() || path.join(temp, "resolve-bot") };
 }
 
-/** A reply as people read it: without the hidden markers that name its request (forges/github/replies.ts). */
+/** A reply as people read it: without the hidden markers that name its request (forges/github/replies/render.ts). */
 function readable(body: string): string {
   return body.replace(/\n*<!-- resolve-bot:[^>]*-->/g, "");
 }

@@ -88,12 +88,12 @@ export interface GitHubConnection {
   /** Where failures are logged unless the caller names a logger. */
   log: PipelineLog;
   webUrl: string;
-  /** Whose check runs are the stack (run-owner.ts). */
+  /** Whose check runs are the stack (checks/read-runs.ts). */
   appId?: number;
   appSlug?: string;
   /** The gate's Apply/Discard buttons (default yes). */
   gateButtons?: boolean;
-  /** Where the apology for a failure says its error is (replies.ts `internalError`): the app's log by default. */
+  /** Where the apology for a failure says its error is (replies/render.ts `internalError`): the app's log by default. */
   errorLog?: string;
   canWriteWorkflows(): Promise<boolean>;
 }

@@ -9,7 +9,7 @@
  *
  * Every other write is safe to repeat as it is: updates by id (PATCH check runs) set the same
  * values, blobs/trees/commits are content-addressed, a reaction that exists is answered 200, and
- * commit-writer checks a failed ref update against the branch.
+ * edits/commit-writer.ts checks a failed ref update against the branch.
  */
 import type { ProbotOctokit } from "probot";
 import { httpFailure } from "./http-errors.js";

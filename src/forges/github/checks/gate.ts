@@ -2,14 +2,12 @@
  * The `resolve-bot` gate check on the head commit, which branch protection can require: success
  * when nothing is pending, action_required with Apply/Discard buttons while something is, neutral
  * on a closed pull request, failure while the configuration cannot be read. It shows the stack
- * that check-run-stack.ts keeps (one list call reads both); check-run-output.ts words it.
+ * that stack.ts keeps (one list call reads both); output.ts words it.
  */
 import type { CheckRunStack, HeadState } from "./stack.js";
 import { brokenConfigGateOutput, closedGateOutput, gateOutput, prClosedSummary } from "./output.js";
-import { checkRunExternalId } from "./run-ids.js";
+import { checkRunExternalId, GATE_CHECK_NAME } from "./run-ids.js";
 import type { GitHubClient, PullRequestInfo } from "../types.js";
-
-export const GATE_CHECK_NAME = "resolve-bot";
 
 export interface GateCheckOptions {
   /** `gate_check` in the repository's configuration: false never writes a gate. */

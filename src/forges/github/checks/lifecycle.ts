@@ -7,9 +7,7 @@ import { previewAgain, type RepreviewStep } from "../../../pipeline/preview-agai
 import type { ToolRegistry } from "../../../core/registry.js";
 import type { PendingRecord } from "../../../core/store.js";
 import type { Workspace } from "../../../workspace/workspace.js";
-import { ACTION_CHECK_PREFIX } from "./stack.js";
 import type { CheckRunStore } from "./store.js";
-import { decodeRecord } from "./record-codec.js";
 import { shortSha } from "../../../core/revision.js";
 
 /**
@@ -26,18 +24,6 @@ export function repreviewerFor(
     // No reason named: the same re-preview serves Re-run on the head, where nothing new arrived.
     return previewAgain(registry, record, await workspaces.get(sha)!, sha);
   };
-}
-
-/** The parts of a check run the lifecycle looks at (webhook payloads carry them). */
-export interface RunInfo {
-  name: string;
-  conclusion: string | null;
-  output: { summary?: string | null };
-}
-
-/** Our action run's pending record id, or undefined for the gate and runs of others. */
-export function actionIdOf(run: RunInfo): string | undefined {
-  return run.name.startsWith(ACTION_CHECK_PREFIX) ? decodeRecord(run.output.summary)?.id : undefined;
 }
 
 /**

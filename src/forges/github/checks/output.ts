@@ -1,6 +1,6 @@
 /**
  * What check runs say: titles, summaries and texts of action runs and of the gate. Rendering only:
- * check-run-stack.ts keeps the stack (persistence), gate-check.ts decides what the gate shows.
+ * stack.ts keeps the stack (persistence), gate.ts decides what the gate shows.
  * User text goes through `text()` or a code fence.
  */
 import { RESOLVE_COMMANDS, renderResolution } from "../../../core/messages.js";

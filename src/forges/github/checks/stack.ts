@@ -1,16 +1,22 @@
 /**
  * The pending stack of a pull request, kept in check runs on its head commit (one per action,
- * `in_progress`; the durable record in the summary). One list call reads the whole stack and the
- * `resolve-bot` gate beside it (gate-check.ts writes the gate; check-run-output.ts renders both).
+ * `in_progress`; the durable record in the summary). One list call (read-runs.ts) reads the whole
+ * stack and the `resolve-bot` gate beside it (gate.ts writes the gate; output.ts renders both).
+ * Where each action goes when the stack moves to a new head is decided in moves.ts; this file
+ * carries the moves out.
  *
  * Real GitHub moves the stack under our feet, so reading it also recovers it (see `recover`):
  * runs GitHub completed as `stale` after 14 days, runs closed with the pull request (restored on
  * reopen), and a stack left on an earlier head when a push was never delivered to us.
  */
-import { appliedAction } from "../../../core/commit-message.js";
 import type { NewPendingRecord, PendingActionStore, PendingRecord, PreviewPresentation, Resolution } from "../../../core/store.js";
+import type { Repreviewed } from "../../../pipeline/ports.js";
 import type { RepreviewStep } from "../../../pipeline/preview-again.js";
 import { diffHunks } from "../../../workspace/diff.js";
+import { pullRequestCommits } from "../api/pull-request.js";
+import type { RunLinks } from "../replies/links.js";
+import type { GitHubClient, PullRequestInfo } from "../types.js";
+import { commitsBetween, commitsSince, moveOf, moveReason, OUR_APPLY, type MoveSituation, type NewCommits } from "./moves.js";
 import {
   interruptedApplySummary,
   prClosedSummary,
@@ -27,37 +33,20 @@ import {
   resolutionSummary,
   supersededSummary,
 } from "./output.js";
-import { checkRunExternalId } from "./run-ids.js";
-import { GATE_CHECK_NAME } from "./gate.js";
-import { decodeRecord, encodeRecord, encodeStep } from "./record-codec.js";
-import type { RunLinks } from "../replies/links.js";
-import { ownedBy, ownerQuery, type RunOwner } from "./read-runs.js";
-import type { GitHubClient, PullRequestInfo } from "../types.js";
+import { readRuns, type ListedRun, type RunOwner } from "./read-runs.js";
+import { encodeRecord, encodeStep } from "./record-codec.js";
+import { actionRecordOf, actionRunName, checkRunExternalId, GATE_CHECK_NAME } from "./run-ids.js";
 import { shortSha } from "../../../core/revision.js";
 
-export const ACTION_CHECK_PREFIX = "resolve-bot: ";
 /**
  * GitHub takes 50 annotations per request; more would cost one more write per 50 hunks. The first
  * 50 hunks are annotated and the text holds the whole diff, so a preview's cost stays flat.
  */
 const MAX_ANNOTATIONS = 50;
 
-interface CheckRun {
-  id: number;
-  name: string;
-  status: string;
-  conclusion: string | null;
-  external_id: string | null;
-  html_url?: string | null;
-  output: { title: string | null; summary: string | null; text?: string | null };
-  app?: { slug?: string } | null;
-}
-
 /** The verb of a run completed because its pull request was closed: reopening restores it. */
 export const PR_CLOSED_VERB = "Not applied";
-/** Why a stack moved when the only new commits are our own applies. */
-const APPLIED_WHY = "an edit was applied";
-const NOTHING_APPLIED = { appliedIn: new Map<string, string>(), onlyOurApplies: false };
+const NOTHING_NEW: NewCommits = { appliedIn: new Map<string, string>(), onlyOurApplies: false };
 
 interface PendingEntry {
   runId: number;
@@ -102,77 +91,56 @@ export interface CheckRunStackOptions extends RunOwner {
 }
 
 /** Completed without a resolution: by GitHub after 14 days, or with its closed pull request. */
-function isDormant(run: CheckRun): boolean {
+function isDormant(run: ListedRun): boolean {
   if (run.status !== "completed") return false;
   return run.conclusion === "stale" || (run.conclusion === "neutral" && (run.output.title ?? "").startsWith(`${PR_CLOSED_VERB}: `));
 }
 
-interface PullRequestCommit {
-  sha: string;
-  commit: { message: string };
-}
-
-/**
- * What the pull request's commits after index `from` up to index `to` (-1: the end) say of our
- * applies: which action each `Resolve-Action:` commit applied, and whether they are all ours.
- */
-function appliedBetween(
-  commits: PullRequestCommit[],
-  from: number,
-  to: number,
-): { appliedIn: Map<string, string>; onlyOurApplies: boolean } {
-  const newer = commits.slice(from + 1, to === -1 ? undefined : to + 1);
-  const appliedIn = new Map<string, string>();
-  for (const commit of newer) {
-    const id = appliedAction(commit.commit.message);
-    if (id) appliedIn.set(id, commit.sha);
-  }
-  return { appliedIn, onlyOurApplies: newer.length > 0 && newer.every((commit) => appliedAction(commit.commit.message) !== undefined) };
-}
+/** Previews an action again on the new head; `line` is what recovery tells of it (pipeline/preview-again.ts). */
+type PreviewAgain = (record: PendingRecord) => Promise<Repreviewed & { line?: string }>;
 
 export class CheckRunStack implements PendingActionStore {
   private state?: HeadState;
+  /**
+   * The commit the stack is on: the pull request's head it was opened at (or the head before a
+   * push), moved by `carryTo` and `resync`. The pull request object itself is never changed.
+   */
+  private head: string;
   /** What recovery did, one plain-text line per action (the reply escapes them). */
   readonly recovered: string[] = [];
 
   constructor(
     private readonly octokit: GitHubClient,
-    private readonly pr: PullRequestInfo,
+    private readonly pr: Readonly<PullRequestInfo>,
     private readonly options: CheckRunStackOptions,
-  ) {}
+  ) {
+    this.head = pr.headSha;
+  }
 
   get headSha(): string {
-    return this.pr.headSha;
+    return this.head;
   }
 
   /**
    * The stack of a commit (the head by default). On the head of an open pull request, anything
    * pending that real GitHub left elsewhere is recovered first (see `recover`).
    */
-  async load(sha = this.pr.headSha): Promise<HeadState> {
+  async load(sha = this.head): Promise<HeadState> {
     if (this.state?.sha === sha) return this.state;
     const state = await this.read(sha);
-    if (sha !== this.pr.headSha) return state;
+    if (sha !== this.head) return state;
     this.state = state;
     if (this.pr.state !== "closed") await this.recover(state);
     return state;
   }
 
-  /** Every run of this app on a commit, in one call per 100 runs, sorted into the stack. */
+  /** Every run of this app on a commit (read-runs.ts), sorted into the stack. */
   private async read(sha: string): Promise<HeadState> {
-    const runs = (await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
-      owner: this.pr.owner,
-      repo: this.pr.repo,
-      ref: sha,
-      filter: "all",
-      per_page: 100,
-      ...ownerQuery(this.options),
-    })) as CheckRun[];
+    const runs = await readRuns(this.octokit, this.pr, sha, this.options);
     const state: HeadState = { sha, pending: [], dormant: [], ours: false, names: new Set(), maxSeq: 0 };
     const live = new Set<string>();
     const dormant = new Map<string, PendingEntry>();
     for (const run of runs) {
-      if (!ownedBy(this.options, run)) continue;
       state.names.add(run.name);
       if (run.name === GATE_CHECK_NAME) {
         state.ours = true;
@@ -180,8 +148,7 @@ export class CheckRunStack implements PendingActionStore {
         state.gate ??= { id: run.id, conclusion: run.conclusion, title: run.output.title, summary: run.output.summary };
         continue;
       }
-      if (!run.name.startsWith(ACTION_CHECK_PREFIX)) continue;
-      const record = decodeRecord(run.output.summary);
+      const record = actionRecordOf(run);
       if (!record) continue;
       state.ours = true;
       state.maxSeq = Math.max(state.maxSeq, record.seq);
@@ -228,7 +195,7 @@ export class CheckRunStack implements PendingActionStore {
 
   private async recoverFromEarlierHead(state: HeadState): Promise<boolean> {
     if (state.ours) return false;
-    const commits = await this.pullRequestCommits();
+    const commits = await pullRequestCommits(this.octokit, this.pr);
     const headIndex = commits.findIndex((commit) => commit.sha === state.sha);
     let index = headIndex === -1 ? commits.length : headIndex;
     let from: HeadState | undefined;
@@ -237,45 +204,75 @@ export class CheckRunStack implements PendingActionStore {
       if (candidate.ours) from = candidate;
     }
     if (!from) return false;
-    const { appliedIn, onlyOurApplies } = appliedBetween(commits, index, headIndex);
-    const why = onlyOurApplies ? APPLIED_WHY : "new commits";
+    const newCommits = commitsBetween(commits, index, headIndex);
     state.maxSeq = Math.max(state.maxSeq, from.maxSeq);
     const entries = [...from.pending, ...from.dormant].sort((a, b) => a.record.seq - b.record.seq);
-    for (const entry of entries) {
-      const live = from.pending.includes(entry);
-      const applied = appliedIn.get(entry.record.id);
-      if (applied) {
-        const summary = interruptedApplySummary(applied, (sha) => this.options.commitUrl(sha));
-        if (live) await this.complete(entry, "success", "Applied", summary);
-        this.recovered.push(`- ${entry.record.label}: applied in ${shortSha(applied)}.`);
-        continue;
-      }
-      if (onlyOurApplies || !this.options.repreview) {
-        await this.createRun(state, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, why) });
-        if (live) await this.complete(entry, "neutral", "Moved", movedSummary(state.sha, why));
-        this.recovered.push(`- ${entry.record.label}: carried over unchanged.`);
-        continue;
-      }
-      const next = await this.options.repreview(entry.record, state.sha);
-      this.recovered.push(next.line);
-      if ("closed" in next) {
-        if (live) await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
-        continue;
-      }
-      await this.createRun(state, next.record, { preview: next.preview, note: next.note });
-      if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
-    }
+    await this.moveEntries(from, state, entries, {
+      commits: newCommits,
+      why: moveReason(newCommits),
+      // Without a way to preview again, actions are carried unchanged (replay still refuses to apply a stale preview).
+      ...(this.options.repreview ? { previewAgain: (record: PendingRecord) => this.options.repreview!(record, state.sha) } : {}),
+      // A dormant action's run was completed already: only its new run is written.
+      live: (entry) => from.pending.includes(entry),
+      tell: (line) => this.recovered.push(line),
+    });
     return entries.length > 0;
   }
 
-  /** The pull request's commits, oldest first (GitHub lists up to 250). */
-  private async pullRequestCommits(): Promise<PullRequestCommit[]> {
-    return this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
-      owner: this.pr.owner,
-      repo: this.pr.repo,
-      pull_number: this.pr.number,
-      per_page: 100,
-    });
+  /**
+   * Moves `entries` of the stack `from` to the stack `target` on another commit, each as moves.ts
+   * decides: finished as applied, its old run closed (already moved), carried unchanged or
+   * previewed again (only with `previewAgain`). The old run of a `live` entry is closed after its
+   * new run exists; `tell` hears one plain-text line per action.
+   */
+  private async moveEntries(
+    from: HeadState,
+    target: HeadState,
+    entries: PendingEntry[],
+    how: Pick<MoveSituation, "commits" | "onNewHead"> & {
+      why: string;
+      previewAgain?: PreviewAgain;
+      live?: (entry: PendingEntry) => boolean;
+      tell?: (line: string) => void;
+    },
+  ): Promise<void> {
+    for (const entry of entries) {
+      const live = how.live?.(entry) ?? true;
+      const move = moveOf(entry.record.id, { ...how, canPreviewAgain: how.previewAgain !== undefined });
+      switch (move.kind) {
+        case "applied":
+          if (live) {
+            const summary = interruptedApplySummary(move.commit, (sha) => this.options.commitUrl(sha));
+            await this.complete(entry, "success", "Applied", summary);
+          }
+          how.tell?.(`- ${entry.record.label}: applied in ${shortSha(move.commit)}.`);
+          break;
+        case "already-moved":
+          await this.complete(entry, "neutral", "Superseded", supersededSummary(target.sha));
+          break;
+        case "carry":
+          await this.createRun(target, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, how.why) });
+          if (live) await this.complete(entry, "neutral", "Moved", movedSummary(target.sha, how.why));
+          how.tell?.(`- ${entry.record.label}: carried over unchanged.`);
+          break;
+        case "preview-again": {
+          const next = await how.previewAgain!(entry.record);
+          if (next.line !== undefined) how.tell?.(next.line);
+          await this.replace(entry, next, target, live);
+          break;
+        }
+      }
+    }
+  }
+
+  /** Puts an action previewed again on `target` (or closes it: nothing left) and, if `live`, supersedes its old run. */
+  private async replace(entry: PendingEntry, next: Repreviewed, target: HeadState, live: boolean): Promise<void> {
+    if ("closed" in next) {
+      if (live) await this.complete(entry, "neutral", "Closed", closedSummary(target.sha, next.closed));
+      return;
+    }
+    await this.createRun(target, next.record, { preview: next.preview, note: next.note });
+    if (live) await this.complete(entry, "neutral", "Superseded", supersededSummary(target.sha));
   }
 
   async push(draft: NewPendingRecord, preview: PreviewPresentation): Promise<PendingRecord> {
@@ -287,7 +284,7 @@ export class CheckRunStack implements PendingActionStore {
 
   /** Creates the action's run on the state's commit and adds it to the stack. */
   private async createRun(state: HeadState, record: PendingRecord, content: RunContent, reusedName?: string): Promise<void> {
-    let name = reusedName ?? `${ACTION_CHECK_PREFIX}${record.label}`;
+    let name = reusedName ?? actionRunName(record.label);
     if (!reusedName && state.names.has(name)) name = `${name} (#${record.seq})`;
     const preview = "preview" in content ? content.preview : { summary: "", diff: "" };
     // Annotations point at lines of the commit the preview was made on; a carried run has none.
@@ -370,81 +367,37 @@ export class CheckRunStack implements PendingActionStore {
   async carryTo(sha: string, why: string): Promise<void> {
     const from = await this.load();
     const target: HeadState = { sha, pending: [], dormant: [], ours: true, names: new Set(), maxSeq: from.maxSeq };
-    await this.moveEntries(from, target, why);
-    this.pr.headSha = sha;
+    await this.moveEntries(from, target, from.pending, { commits: OUR_APPLY, why });
+    this.head = sha;
     this.state = target;
   }
 
-  /** Re-creates every pending action of `from` on `target` unchanged and closes the old runs. */
-  private async moveEntries(from: HeadState, target: HeadState, why: string): Promise<void> {
-    for (const entry of from.pending) {
-      await this.createRun(target, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, why) });
-      await this.complete(entry, "neutral", "Moved", movedSummary(target.sha, why));
-    }
-  }
-
   /**
-   * After new commits: every pending action gets a fresh preview on `sha`. `next` is the new
-   * record and preview, or undefined when nothing is left to change. Old runs are closed as
-   * neutral. The new commits may be our own applies whose stack was not moved (recording the
-   * apply failed after the commit): an action a commit's `Resolve-Action:` trailer names is
-   * completed as applied, and when every new commit is such an apply, the rest is carried
-   * unchanged, as after an apply — never previewed again, which would close it as "nothing left".
+   * After new commits: every pending action moves to `sha` as moves.ts decides — finished from
+   * our own apply among the commits, carried when those are all the new commits, else previewed
+   * again by `repreview` (the new record and preview, or closed when nothing is left to change).
+   * Old runs are closed as neutral.
    */
-  async resync(
-    sha: string,
-    repreview: (
-      record: PendingRecord,
-    ) => Promise<{ record: PendingRecord; preview: PreviewPresentation; note: string } | { closed: string }>,
-  ): Promise<void> {
+  async resync(sha: string, repreview: (record: PendingRecord) => Promise<Repreviewed>): Promise<void> {
     const from = await this.load();
     // The new head may already carry runs (a gate, earlier previews): read them once.
     const existing = await this.load(sha);
     const target: HeadState = { ...existing, maxSeq: Math.max(existing.maxSeq, from.maxSeq) };
-    const { appliedIn, onlyOurApplies } = from.pending.length > 0 ? await this.appliedSince(from.sha, sha) : NOTHING_APPLIED;
-    for (const entry of from.pending) {
-      const applied = appliedIn.get(entry.record.id);
-      if (applied) {
-        await this.complete(
-          entry,
-          "success",
-          "Applied",
-          interruptedApplySummary(applied, (commit) => this.options.commitUrl(commit)),
-        );
-        continue;
-      }
-      // A redelivered push finds the action already moved (same id): only close the old run.
-      if (target.pending.some((candidate) => candidate.record.id === entry.record.id)) {
-        await this.complete(entry, "neutral", "Superseded", supersededSummary(sha));
-        continue;
-      }
-      if (onlyOurApplies) {
-        await this.createRun(target, entry.record, { carriedText: entry.text, note: carriedNote(from.sha, APPLIED_WHY) });
-        await this.complete(entry, "neutral", "Moved", movedSummary(sha, APPLIED_WHY));
-        continue;
-      }
-      const next = await repreview(entry.record);
-      if ("closed" in next) {
-        await this.complete(entry, "neutral", "Closed", closedSummary(sha, next.closed));
-        continue;
-      }
-      await this.createRun(target, next.record, { preview: next.preview, note: next.note });
-      await this.complete(entry, "neutral", "Superseded", supersededSummary(sha));
-    }
-    this.pr.headSha = sha;
+    const commits = from.pending.length > 0 ? await this.commitsSince(from.sha, sha) : NOTHING_NEW;
+    await this.moveEntries(from, target, from.pending, {
+      commits,
+      why: moveReason(commits),
+      previewAgain: repreview,
+      // A redelivered push finds the action already moved (same id).
+      onNewHead: (id) => target.pending.some((candidate) => candidate.record.id === id),
+    });
+    this.head = sha;
     this.state = target;
   }
 
-  /** Our applies among the pull request's commits after `from` up to `to` (all of them when `from` is gone: a force-push). */
-  private async appliedSince(from: string, to: string): Promise<{ appliedIn: Map<string, string>; onlyOurApplies: boolean }> {
-    const commits = await this.pullRequestCommits();
-    const fromIndex = commits.findIndex((commit) => commit.sha === from);
-    const applied = appliedBetween(
-      commits,
-      fromIndex,
-      commits.findIndex((commit) => commit.sha === to),
-    );
-    return fromIndex === -1 ? { ...applied, onlyOurApplies: false } : applied;
+  /** What the pull request's commits after `from` up to `to` say of our applies (moves.ts). */
+  private async commitsSince(from: string, to: string): Promise<NewCommits> {
+    return commitsSince(await pullRequestCommits(this.octokit, this.pr), from, to);
   }
 
   /**
@@ -458,12 +411,7 @@ export class CheckRunStack implements PendingActionStore {
     if (!entry || !this.options.repreview) return false;
     const next = await this.options.repreview(entry.record, state.sha);
     state.pending.splice(index, 1);
-    if ("closed" in next) {
-      await this.complete(entry, "neutral", "Closed", closedSummary(state.sha, next.closed));
-      return true;
-    }
-    await this.createRun(state, next.record, { preview: next.preview, note: next.note });
-    await this.complete(entry, "neutral", "Superseded", supersededSummary(state.sha));
+    await this.replace(entry, next, state, true);
     state.pending.sort((a, b) => a.record.seq - b.record.seq);
     return true;
   }

@@ -1,6 +1,6 @@
 /**
  * The GitHub `StackStore` that the pipeline opens: the pending stack in check runs
- * (check-run-stack.ts) with the `resolve-bot` gate beside it (gate-check.ts). This only wires the
+ * (stack.ts) with the `resolve-bot` gate beside it (gate.ts). This only wires the
  * two: the gate follows a stack that recovery changed on read, and closes with the stack.
  */
 import type { NewPendingRecord, PendingRecord, PreviewPresentation, Resolution } from "../../../core/store.js";
@@ -16,7 +16,7 @@ export class CheckRunStore implements StackStore {
   readonly gate: GateCheck;
 
   constructor(octokit: GitHubClient, pr: PullRequestInfo, options: CheckRunStoreOptions) {
-    // One pull request object for both: the stack moves its head, the gate writes on it.
+    // The stack keeps the head; the gate writes on the commit of the stack it loads.
     this.stack = new CheckRunStack(octokit, pr, { ...options, onRecovered: () => this.gate.update() });
     this.gate = new GateCheck(octokit, pr, this.stack, options);
   }

@@ -7,7 +7,7 @@ import { gunzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
 import { UserError } from "../../../errors.js";
-import { normalizePath } from "../../../workspace/paths.js";
+import { safePath } from "../../../workspace/paths.js";
 import { formatBytes, raiseHint, type WorkspaceLimits } from "../../../workspace/limits.js";
 import { notRegularFile, Workspace } from "../../../workspace/workspace.js";
 import type { GitHubClient, RepoRef } from "../types.js";
@@ -114,14 +114,5 @@ export class TarballWorkspace extends Workspace {
     this.checkSize(path, typeof entry === "number" ? entry : entry.byteLength);
     if (typeof entry === "number") throw new UserError(`${path} cannot be read.`);
     return entry;
-  }
-}
-
-/** Archive paths that would leave the workspace are dropped, never followed. */
-function safePath(path: string): string | undefined {
-  try {
-    return normalizePath(path);
-  } catch {
-    return undefined;
   }
 }

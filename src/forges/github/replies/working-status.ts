@@ -7,7 +7,7 @@
  *
  * Exactly once per request: a re-run (an interrupted run's job tried again) looks for the status
  * by its marker before saying one, settles the one it finds, and a lost answer to the POST is
- * looked for by idempotent-writes.ts. Settling is an edit to a fixed text: repeating it is harmless.
+ * looked for by api/idempotent-writes.ts. Settling is an edit to a fixed text: repeating it is harmless.
  */
 import type { WorkingStatus } from "../../../pipeline/ports.js";
 import type { Reply } from "../../../pipeline/reply.js";

@@ -10,7 +10,7 @@ import { commitMessage, requestTrailer } from "../../../../src/core/commit-messa
 import { CheckRunStore } from "../../../../src/forges/github/checks/store.js";
 import { readJournal } from "../../../../src/forges/github/journal.js";
 import { resolveBotOctokit } from "../../../../src/forges/github/api/octokit.js";
-import { readPullRequest } from "../../../../src/forges/github/ports.js";
+import { readPullRequest } from "../../../../src/forges/github/api/pull-request.js";
 import type { GitHubClient } from "../../../../src/forges/github/types.js";
 import { GitHubEmulator } from "../../../e2e/emulator/index.js";
 import { REQUEST, stackStoreContract, type RecordedResolution } from "../../../core/store-contract.js";
