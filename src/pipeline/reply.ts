@@ -1,5 +1,5 @@
 /**
- * The neutral reply model: what a request did, which each forge renders (GitHub: forges/github/replies.ts,
+ * The neutral reply model: what a request did, which each forge renders (GitHub: forges/github/replies/render.ts,
  * a comment; local: forges/local/terminal.ts, stdout and stderr). Messages are the runtime's markdown-ish
  * text (code spans, bold); renderers escape or strip them.
  */

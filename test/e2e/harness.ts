@@ -253,7 +253,7 @@ export function latestReply(bot: Bot, repo: string, number: number, afterCount =
   return withoutMarker(replies.at(-1)?.body ?? "");
 }
 
-/** A reply as people read it: without the hidden markers that name its request and the commands it ran (forges/github/replies.ts). */
+/** A reply as people read it: without the hidden markers that name its request and the commands it ran (forges/github/replies/render.ts). */
 export function withoutMarker(body: string): string {
   return body.replace(/\n\n<!-- resolve-bot:request:\S+ -->(\n<!-- resolve-bot:ran:\S+ -->)?$/, "");
 }

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { GAVE_UP } from "../../src/apps/server/app.js";
-import { INTERNAL_ERROR } from "../../src/forges/github/replies.js";
+import { INTERNAL_ERROR } from "../../src/forges/github/replies/render.js";
 import { deliver, runsOn, startBot, waitFor, withoutMarker, type Bot } from "./harness.js";
 import { patient } from "../helpers/patience.js";
 

@@ -11,7 +11,7 @@ import { pooledExecute } from "../../src/runner/pooled-execute.js";
 import type { AnyPorts } from "../../src/pipeline/ports.js";
 import { REQUEST_VERSION, type Request } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
-import { transientFailure } from "../../src/forges/github/http-errors.js";
+import { transientFailure } from "../../src/forges/github/api/http-errors.js";
 import { TransientFailure } from "../../src/pipeline/transient.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
 

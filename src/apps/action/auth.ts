@@ -12,7 +12,7 @@
  */
 import type { Runtime } from "../../core/runtime.js";
 import type { GitHubConnection } from "../../forges/github/execute.js";
-import { resolveBotOctokit } from "../../forges/github/octokit.js";
+import { resolveBotOctokit } from "../../forges/github/api/octokit.js";
 import type { GitHubClient, RepoRef } from "../../forges/github/types.js";
 import type { ActionLog } from "./log.js";
 import { apiUrlOf, input, runLogOf, serverUrlOf } from "./inputs.js";

@@ -16,9 +16,9 @@ import path from "node:path";
 import { Runtime } from "../../core/runtime.js";
 import { executeWith, type GitHubConnection } from "../../forges/github/execute.js";
 import { toRequest } from "../../forges/github/ingress.js";
-import { gaveUp } from "../../forges/github/replies.js";
-import { replyChannel } from "../../forges/github/reply-channel.js";
-import { replyStopped } from "../../forges/github/stopped-reply.js";
+import { gaveUp } from "../../forges/github/replies/render.js";
+import { replyChannel } from "../../forges/github/replies/reply-channel.js";
+import { replyStopped } from "../../forges/github/replies/stopped-reply.js";
 import { RetryableJobError } from "../../jobs/job-queue.js";
 import { MemoryJobQueue } from "../../jobs/memory-queue.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
@@ -73,7 +73,7 @@ export function actionEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, RESOLVE_BOT_DATA_DIR: env.RESOLVE_BOT_DATA_DIR?.trim() || path.join(temp, "resolve-bot") };
 }
 
-/** A reply as people read it: without the hidden markers that name its request (forges/github/replies.ts). */
+/** A reply as people read it: without the hidden markers that name its request (forges/github/replies/render.ts). */
 function readable(body: string): string {
   return body.replace(/\n*<!-- resolve-bot:[^>]*-->/g, "");
 }

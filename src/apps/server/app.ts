@@ -11,9 +11,9 @@
 import type { Server as HttpServer } from "node:http";
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { INGRESS_EVENTS, toRequest } from "../../forges/github/ingress.js";
-import { gaveUp } from "../../forges/github/replies.js";
-import { replyChannel } from "../../forges/github/reply-channel.js";
-import { replyStopped } from "../../forges/github/stopped-reply.js";
+import { gaveUp } from "../../forges/github/replies/render.js";
+import { replyChannel } from "../../forges/github/replies/reply-channel.js";
+import { replyStopped } from "../../forges/github/replies/stopped-reply.js";
 import { jobConcurrency, jobRetryPolicy, openJobQueue } from "../../jobs/index.js";
 import type { JobQueue } from "../../jobs/job-queue.js";
 import { listenOps, opsHandler, workerOpsPort } from "../../ops/http.js";

@@ -1,13 +1,13 @@
 /**
  * `npm start`: the Probot server with resolve-bot loaded. Without APP_ID/PRIVATE_KEY it serves
  * Probot's setup page, which registers a GitHub App from app.yml. The Octokit is the app's own
- * (forges/github/octokit.ts: one retry of a short secondary rate limit; RESOLVE_BOT_THROTTLE=off).
+ * (forges/github/api/octokit.ts: one retry of a short secondary rate limit; RESOLVE_BOT_THROTTLE=off).
  *
  * RESOLVE_BOT_ROLE=worker (`resolve-bot worker`) runs no web server: it only carries out the jobs
  * that `server` processes recorded (REDIS_URL, or the same RESOLVE_BOT_DATA_DIR).
  */
 import { run } from "probot";
-import { probotFromEnv, resolveBotOctokit } from "../../forges/github/octokit.js";
+import { probotFromEnv, resolveBotOctokit } from "../../forges/github/api/octokit.js";
 import { resolveBot, roleOf, type ResolveBotOptions } from "./app.js";
 import type { JobQueue } from "../../jobs/job-queue.js";
 import type { WorkerPool } from "../../workers/pool.js";

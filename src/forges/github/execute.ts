@@ -16,8 +16,8 @@ import { createRegistry } from "../../tools/index.js";
 import { CommandTiming } from "../../pipeline/command-metrics.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 import { requestLog } from "../../pipeline/request-log.js";
-import { transientFailure } from "./http-errors.js";
-import { probotFromEnv, webUrl } from "./octokit.js";
+import { transientFailure } from "./api/http-errors.js";
+import { probotFromEnv, webUrl } from "./api/octokit.js";
 import { githubPorts } from "./ports.js";
 import type { GitHubClient } from "./types.js";
 
@@ -88,12 +88,12 @@ export interface GitHubConnection {
   /** Where failures are logged unless the caller names a logger. */
   log: PipelineLog;
   webUrl: string;
-  /** Whose check runs are the stack (run-owner.ts). */
+  /** Whose check runs are the stack (checks/read-runs.ts). */
   appId?: number;
   appSlug?: string;
   /** The gate's Apply/Discard buttons (default yes). */
   gateButtons?: boolean;
-  /** Where the apology for a failure says its error is (replies.ts `internalError`): the app's log by default. */
+  /** Where the apology for a failure says its error is (replies/render.ts `internalError`): the app's log by default. */
   errorLog?: string;
   canWriteWorkflows(): Promise<boolean>;
 }

@@ -7,10 +7,7 @@
 import type { Context } from "probot";
 import { addedCommands, parseCommands } from "../../core/commands.js";
 import { REQUEST_VERSION, type Intent, type Origin, type Request, type RequestActor } from "../../pipeline/request.js";
-import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
-import { externalIdPullRequest } from "./external-id.js";
-import { GATE_CHECK_NAME } from "./gate-check.js";
-import { actionIdOf } from "./lifecycle.js";
+import { actionIdOf, externalIdPullRequest, GATE_CHECK_NAME, isOurRunName } from "./checks/run-ids.js";
 
 /** The webhook events ingress reads (Probot `app.on` names). */
 export const INGRESS_EVENTS = [
@@ -61,12 +58,8 @@ function request(delivery: Delivery, pullRequest: number, intent: Intent, origin
   };
 }
 
-function isOurRun(name: string): boolean {
-  return name === GATE_CHECK_NAME || name.startsWith(ACTION_CHECK_PREFIX);
-}
-
 /**
- * A check run's pull request: our runs name it in their external id (external-id.ts),
+ * A check run's pull request: our runs name it in their external id (checks/run-ids.ts),
  * since GitHub lists no pull requests on runs of fork heads; others through GitHub's list.
  */
 function runPullRequest(run: { external_id: string | null; pull_requests: Array<{ number: number }> }): number | undefined {
@@ -156,15 +149,15 @@ function fromRequestedAction(delivery: Delivery<"check_run.requested_action">): 
 function fromRerequested(delivery: Delivery<"check_run.rerequested">): Request | undefined {
   const run = delivery.payload.check_run;
   const number = runPullRequest(run);
-  if (!isOurRun(run.name) || number === undefined) return undefined;
-  const actionId = actionIdOf({ name: run.name, conclusion: run.conclusion, output: run.output });
+  if (!isOurRunName(run.name) || number === undefined) return undefined;
+  const actionId = actionIdOf(run);
   return request(delivery, number, { kind: "re-preview", ...(actionId ? { actionId } : {}) }, NO_ORIGIN);
 }
 
 function fromCompleted(delivery: Delivery<"check_run.completed">): Request | undefined {
   const run = delivery.payload.check_run;
   // Our own runs complete all the time (apply, discard, moves): only GitHub's "stale" is news.
-  if (run.conclusion !== "stale" || !isOurRun(run.name)) return undefined;
+  if (run.conclusion !== "stale" || !isOurRunName(run.name)) return undefined;
   const number = runPullRequest(run);
   return number === undefined ? undefined : request(delivery, number, { kind: "refresh" }, NO_ORIGIN);
 }

@@ -9,27 +9,12 @@
 import { appliedAction, appliedByStep } from "../../core/commit-message.js";
 import type { PendingRecord } from "../../core/store.js";
 import type { RequestJournal } from "../../pipeline/ports.js";
-import { ACTION_CHECK_PREFIX } from "./check-run-stack.js";
-import type { RunLinks } from "./links.js";
-import { decodeRecord, decodeStep } from "./record-codec.js";
-import { ownedBy, ownerQuery, type RunOwner } from "./run-owner.js";
+import { pullRequestCommits } from "./api/pull-request.js";
+import { readRuns, type RunOwner } from "./checks/read-runs.js";
+import { decodeStep } from "./checks/record-codec.js";
+import { actionRecordOf } from "./checks/run-ids.js";
+import type { RunLinks } from "./replies/links.js";
 import type { GitHubClient, PullRequestInfo } from "./types.js";
-
-interface ListedCommit {
-  sha: string;
-  commit: { message: string };
-  parents: Array<{ sha: string }>;
-}
-
-interface ListedRun {
-  name: string;
-  html_url?: string | null;
-  status: string;
-  conclusion: string | null;
-  output: { summary: string | null };
-  app?: { slug?: string } | null;
-  external_id?: string | null;
-}
 
 /** `runLinks`: told where each action the interrupted run pushed is, so its reply links the run again. */
 export async function readJournal(
@@ -41,12 +26,7 @@ export async function readJournal(
 ): Promise<RequestJournal> {
   const ours = (step: string | undefined): step is string => step?.startsWith(`${requestId}#`) === true;
   const journal: RequestJournal = { pushed: new Map(), resolved: new Map() };
-  const repo = { owner: pr.owner, repo: pr.repo };
-  const commits = (await octokit.paginate(octokit.rest.pulls.listCommits, {
-    ...repo,
-    pull_number: pr.number,
-    per_page: 100,
-  })) as ListedCommit[];
+  const commits = await pullRequestCommits(octokit, pr);
   const heads = new Set([pr.headSha]);
   const appliedBy = new Map<string, string>(); // action id → step
   for (const commit of commits) {
@@ -61,16 +41,8 @@ export async function readJournal(
   const records = new Map<string, PendingRecord>();
   const pushed = new Map<string, Map<string, PendingRecord>>();
   for (const sha of heads) {
-    const runs = (await octokit.paginate(octokit.rest.checks.listForRef, {
-      ...repo,
-      ref: sha,
-      filter: "all",
-      per_page: 100,
-      ...ownerQuery(owner),
-    })) as ListedRun[];
-    for (const run of runs) {
-      if (!ownedBy(owner, run)) continue;
-      const record = run.name.startsWith(ACTION_CHECK_PREFIX) ? decodeRecord(run.output.summary) : undefined;
+    for (const run of await readRuns(octokit, pr, sha, owner)) {
+      const record = actionRecordOf(run);
       if (!record) continue;
       records.set(record.id, record);
       // A carried or restored run keeps its record, so a push is found wherever the action is now.

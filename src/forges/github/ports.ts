@@ -1,9 +1,9 @@
 /**
  * The GitHub adapter's ports for one request: configuration from the default branch, the
  * collaborator permission, `pulls.get`, the stack in check runs (with the gate), the head's files
- * (the repository cache, or a tarball: repository-workspace.ts), one commit through the Git Data
+ * (the repository cache, or a tarball: files/repository-workspace.ts), one commit through the Git Data
  * API, and the reply with its reactions through the reply channel of the request's origin
- * (reply-channel.ts).
+ * (replies/reply-channel.ts).
  */
 import { appliedAction, commitMessage, requestTrailer } from "../../core/commit-message.js";
 import { once, type AppliedCommit, type Progress } from "../../core/context.js";
@@ -11,15 +11,16 @@ import type { Runtime } from "../../core/runtime.js";
 import type { PermissionRefusal, PipelineLog, Ports } from "../../pipeline/ports.js";
 import type { Reply } from "../../pipeline/reply.js";
 import type { Request, RequestActor } from "../../pipeline/request.js";
-import { CheckRunStore } from "./check-run-store.js";
-import { commitChangeSet } from "./commit-writer.js";
-import { refreshStack, repreviewerFor, rerunCheck } from "./lifecycle.js";
-import { transientFailure } from "./http-errors.js";
-import { allows, permissionOf } from "./permissions.js";
+import { CheckRunStore } from "./checks/store.js";
+import { commitChangeSet } from "./edits/commit-writer.js";
+import { refreshStack, repreviewerFor, rerunCheck } from "./checks/lifecycle.js";
+import { transientFailure } from "./api/http-errors.js";
+import { allows, permissionOf } from "./api/permissions.js";
+import { pullRequestCommits, readPullRequest } from "./api/pull-request.js";
 import { readJournal } from "./journal.js";
-import { replyLinks, RunLinks } from "./links.js";
-import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies.js";
-import { replyChannel } from "./reply-channel.js";
+import { replyLinks, RunLinks } from "./replies/links.js";
+import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies/render.js";
+import { replyChannel } from "./replies/reply-channel.js";
 import {
   checkNames,
   DEFAULT_REPO_CONFIG,
@@ -28,10 +29,10 @@ import {
   type PermissionLevel,
   type RepoConfig,
 } from "../../config/repo-config.js";
-import { text } from "./markdown.js";
-import { repositoryFiles } from "./repository-workspace.js";
-import { offerSuggestions } from "./suggestions.js";
-import { tookLine, workingStatus } from "./working-status.js";
+import { text } from "./replies/markdown.js";
+import { repositoryFiles } from "./files/repository-workspace.js";
+import { offerSuggestions } from "./edits/suggestions.js";
+import { tookLine, workingStatus } from "./replies/working-status.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
 import type { ToolRegistry } from "../../core/registry.js";
 
@@ -41,7 +42,7 @@ const CONFIG_PATH = `.github/${CONFIG_FILE}`;
 export interface GitHubPortsOptions {
   runtime: Runtime;
   log: PipelineLog;
-  /** Whose check runs are the stack (run-owner.ts): the app's id, or the slug of GitHub Actions for a GITHUB_TOKEN. */
+  /** Whose check runs are the stack (checks/read-runs.ts): the app's id, or the slug of GitHub Actions for a GITHUB_TOKEN. */
   appId?: number;
   appSlug?: string;
   /** The gate's Apply/Discard buttons (default yes: only the app that owns the run receives a click). */
@@ -57,7 +58,7 @@ export interface GitHubPortsOptions {
   progress?: Progress;
   /** After how long a request says early that it is working (pipeline/cost.ts); never when absent. */
   statusAfterMs?: number;
-  /** Where the apology for a failure says its error is (replies.ts `internalError`): the app's log by default. */
+  /** Where the apology for a failure says its error is (replies/render.ts `internalError`): the app's log by default. */
   errorLog?: string;
 }
 
@@ -88,35 +89,12 @@ export async function loadRepoConfig(
   return errors.length > 0 ? { ok: false, file: CONFIG_PATH, errors } : parsed;
 }
 
-export async function readPullRequest(octokit: GitHubClient, repo: RepoRef, number: number): Promise<PullRequestInfo> {
-  const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
-  const baseRepo = data.base.repo.full_name;
-  const headRepo = data.head.repo?.full_name ?? "(deleted fork)";
-  return {
-    ...repo,
-    number,
-    headSha: data.head.sha,
-    headRef: data.head.ref,
-    headRepo,
-    isFork: headRepo !== baseRepo,
-    maintainerCanModify: data.maintainer_can_modify === true,
-    state: data.state,
-    merged: data.merged === true,
-    ...(data.base.repo.default_branch ? { defaultBranch: data.base.repo.default_branch } : {}),
-  };
-}
-
 /**
  * The pull request's commits whose message carries resolve-bot's `Resolve-Action:` trailer, newest
  * first (GitHub lists a pull request's first 250 commits).
  */
 async function appliedCommits(octokit: GitHubClient, pr: PullRequestInfo): Promise<AppliedCommit[]> {
-  const commits = await octokit.paginate(octokit.rest.pulls.listCommits, {
-    owner: pr.owner,
-    repo: pr.repo,
-    pull_number: pr.number,
-    per_page: 100,
-  });
+  const commits = await pullRequestCommits(octokit, pr);
   return commits
     .filter((commit) => appliedAction(commit.commit.message) !== undefined)
     .map((commit) => ({ sha: commit.sha, subject: commit.commit.message.split("\n")[0]!.trim() }))
@@ -213,7 +191,7 @@ export function githubPorts(octokit: GitHubClient, request: Request, options: Gi
     head.revert = (commit) => files.revert(pr, head, commit);
     return head;
   };
-  // Each store gets its own copy of the pull request: what it learns about the head stays inside it.
+  // Each store starts at `headSha` (on a push: the head before it) and keeps its own head from there (checks/stack.ts).
   const openStore = (pr: PullRequestInfo, headSha: string, config: RepoConfig) =>
     new CheckRunStore(
       octokit,

@@ -1,4 +1,4 @@
-import { gaveUp } from "../../../src/forges/github/replies.js";
+import { gaveUp } from "../../../src/forges/github/replies/render.js";
 import { runLogOf } from "../../../src/apps/action/inputs.js";
 
 const RUNNER = {
