@@ -12,6 +12,7 @@ import type { Static } from "@sinclair/typebox";
 import { parseAllDocuments } from "yaml";
 import { errorResult, textResult, type ToolResult } from "../core/result.js";
 import { UserError } from "../errors.js";
+import { shortSha } from "../core/revision.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import picomatch from "picomatch";
@@ -254,7 +255,7 @@ export async function selectFiles(
     const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
     if (unmatched.length > 0) {
       const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
-      throw new UserError(`No files match ${names} at ${workspace.revision}.`);
+      throw new UserError(`No files match ${names} at ${shortSha(workspace.revision)}.`);
     }
     // Files named as such (not reached through a directory or glob): problems with them are errors.
     const explicit = new Set<string>();
@@ -584,9 +585,15 @@ const factory: CustomToolFactory = (pi) => {
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
       const base = { ops, ...(rules !== undefined ? { rules } : {}) };
       if (total === 0) {
-        if (skipped.length === 0) return textResult(["No replacements made", ...scope, ...notes].join("\n"));
+        // A pattern ast-grep cannot read cleanly that matched nothing is the reviewer's to fix: refused, not "done".
+        if (notes.length > 0) {
+          return errorResult(
+            ["No replacements made: a pattern does not parse cleanly, so nothing was previewed.", ...scope, ...notes].join("\n"),
+          );
+        }
+        if (skipped.length === 0) return textResult(["No replacements made", ...scope].join("\n"));
         const none: AstEditDetails = { ...base, replacements: 0, files: [], skipped };
-        return textResult(["No replacements made", ...scope, ...notes, ...skippedLines(skipped)].join("\n"), none);
+        return textResult(["No replacements made", ...scope, ...skippedLines(skipped)].join("\n"), none);
       }
 
       const changes = pi.newChangeSet();
