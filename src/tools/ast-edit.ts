@@ -144,6 +144,11 @@ function asList(value: unknown): string[] | undefined {
   throw new UserError("pat, out and paths must be strings or lists of strings.");
 }
 
+/** How often an option was given, in words: "not at all", "once", "twice", "3 times". */
+function times(count: number): string {
+  return count === 0 ? "not at all" : count === 1 ? "once" : count === 2 ? "twice" : `${count} times`;
+}
+
 /** The ops from `ops` and the paired `pat`/`out` lists, validated (may be empty). */
 export function collectOps(params: Partial<Params>): AstEditOp[] {
   const ops: AstEditOp[] = [];
@@ -160,7 +165,7 @@ export function collectOps(params: Partial<Params>): AstEditOp[] {
   const outs = asList(params.out) ?? [];
   if (pats.length !== outs.length) {
     throw new UserError(
-      `Got ${plural(pats.length, "--pat")} but ${plural(outs.length, "--out")}; give one --out for each --pat, in the same order (--out "" deletes).`,
+      `--pat is given ${times(pats.length)} but --out ${times(outs.length)}; give one --out for each --pat, in the same order (--out "" deletes).`,
     );
   }
   pats.forEach((pat, index) => ops.push({ pat, out: outs[index]! }));

@@ -161,7 +161,7 @@ describe("ast_edit errors", () => {
   test("--pat and --out counts must agree", async () => {
     const { result, text, actions } = await run({ pat: ["a", "b"], out: ["c"] });
     expect(result.isError).toBe(true);
-    expect(text).toBe('Got 2 --pats but 1 --out; give one --out for each --pat, in the same order (--out "" deletes).');
+    expect(text).toBe('--pat is given twice but --out once; give one --out for each --pat, in the same order (--out "" deletes).');
     expect(actions).toEqual([]);
   });
 

@@ -12,9 +12,11 @@ import { git } from "../../forges/local/git.js";
 import { runLocalCommands } from "../../forges/local/ports.js";
 import { terminalSink, type Output } from "../../forges/local/terminal.js";
 
+// The logger is imported before the edit uses it, so the demo's result type-checks as it stands.
 const SAMPLE: Record<string, string> = {
-  "src/math.ts": `export function add(a: number, b: number): number {\n  console.log("add", a, b);\n  return a + b;\n}\n`,
-  "src/main.ts": `import { add } from "./math";\n\nconsole.log(add(1, 2));\n`,
+  "src/logger.ts": `export const logger = {\n  debug: (...values: unknown[]): void => console.debug(...values),\n};\n`,
+  "src/math.ts": `import { logger } from "./logger";\n\nexport function add(a: number, b: number): number {\n  console.log("add", a, b);\n  return a + b;\n}\n`,
+  "src/main.ts": `import { logger } from "./logger";\nimport { add } from "./math";\n\nconsole.log(add(1, 2));\n`,
   "tsconfig.json": `{ "compilerOptions": { "strict": true, "module": "commonjs" }, "include": ["src"] }\n`,
 };
 
