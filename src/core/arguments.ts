@@ -9,8 +9,7 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
-import type { LineAnchor, UnusableLines } from "./context.js";
-import type { AnyToolDefinition } from "./tool.js";
+import type { AnyToolDefinition, LineAnchor, UnusableLines } from "./tool.js";
 import { describeSchemaError } from "./schema-errors.js";
 
 /**

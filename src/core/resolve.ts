@@ -7,23 +7,9 @@ import { UserError } from "../errors.js";
 import type { CommandContext } from "./context.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
+import type { ResolveAction, ResolveOutcome } from "./outcomes.js";
 
-export type ResolveAction = "apply" | "discard";
-
-export interface ResolveOutcome {
-  ok: boolean;
-  /** The reply, exactly as the spec words it. */
-  message: string;
-  /** Set when an action was resolved (popped). */
-  resolved?: {
-    record: PendingRecord;
-    action: ResolveAction;
-    reason: string;
-    /** `Accept: … [Source]\nReason: …` (spec §3 rendering). */
-    rendered: string;
-    commit?: string;
-  };
-}
+export type { ResolveAction, ResolveOutcome } from "./outcomes.js";
 
 /** What `/resolve` may be asked: resolve the newest action, or preview undoing resolve-bot's newest commit (core/undo.ts). */
 export type ResolveVerb = ResolveAction | "undo";

@@ -15,35 +15,18 @@ import {
   tooManyCommands,
   UNDO_COMMAND,
 } from "./messages.js";
-import { preview, type PushedAction } from "./preview.js";
+import { preview } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
-import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
+import { parseResolveArgs, resolve } from "./resolve.js";
+import type { ResolveOutcome } from "./outcomes.js";
 import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
 import { suggestOnly } from "./suggest.js";
 import { commandName, usageBlock } from "./usage.js";
 import { previewUndo, UNDO_TOOL } from "./undo.js";
+import type { CommandOutcome, CommentOutcome } from "./outcomes.js";
 
-export interface CommandOutcome {
-  /** The command as typed, e.g. `/ast-edit`. */
-  command: string;
-  kind: "preview" | "resolve" | "help" | "pending" | "error";
-  ok: boolean;
-  /** The reply for this command (the steering line is added by the front end). */
-  message: string;
-  pushed?: PushedAction[];
-  resolved?: ResolveOutcome["resolved"];
-}
-
-export interface CommentOutcome {
-  outcomes: CommandOutcome[];
-  /** Commands not run because an earlier one failed. */
-  skipped: string[];
-  /** The stack after the comment, newest first. */
-  stack: PendingRecord[];
-  /** The steering line (spec §7), when something is pending. */
-  steering?: string;
-}
+export type { CommandOutcome, CommentOutcome } from "./outcomes.js";
 
 export class Runtime {
   constructor(readonly registry: ToolRegistry) {}

@@ -6,7 +6,8 @@
  * (on GitHub, CheckRunStack moves the head of the copy of the pull request it was opened with).
  */
 import { normaliseCommandName } from "../core/commands.js";
-import type { CommandContext, LineAnchor, UnusableLines } from "../core/context.js";
+import type { CommandContext } from "../core/context.js";
+import type { LineAnchor, UnusableLines } from "../core/tool.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { carriedOut } from "./journal.js";
 import type { Ports, PullRequestView, RequestConfig, RequestJournal, StackStore } from "./ports.js";

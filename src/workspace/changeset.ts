@@ -6,8 +6,18 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { normalizePath } from "./paths.js";
-import { formatBytes } from "./limits.js";
-import type { Workspace } from "./workspace.js";
+import { formatBytes, type WorkspaceLimits } from "./limits.js";
+
+/**
+ * What a change set reads of the revision it changes: a Workspace, named by what is used so that
+ * workspace.ts may name ChangeSet in turn without an import circle.
+ */
+export interface ChangeBase {
+  readonly limits: WorkspaceLimits;
+  exists(path: string): Promise<boolean>;
+  readBytes(path: string): Promise<Uint8Array>;
+  modeOf(path: string): Promise<"100644" | "100755">;
+}
 
 export type FileChange =
   | { kind: "write"; path: string; content: Uint8Array; created: boolean }
@@ -45,7 +55,7 @@ export class ChangeSet {
    */
   private readonly baseReads = new Map<string, Promise<Uint8Array>>();
 
-  constructor(readonly base: Workspace) {}
+  constructor(readonly base: ChangeBase) {}
 
   /** The base's bytes of `path` (normalised), as `base.readBytes` gives them, read once. */
   baseBytes(normal: string): Promise<Uint8Array> {
