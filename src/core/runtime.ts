@@ -14,6 +14,7 @@ import {
   strictRefusal,
   tooManyCommands,
   UNDO_COMMAND,
+  UNDO_UNAVAILABLE,
 } from "./messages.js";
 import { preview } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
@@ -25,6 +26,7 @@ import { suggestOnly } from "./suggest.js";
 import { commandName, usageBlock } from "./usage.js";
 import { previewUndo, UNDO_TOOL } from "./undo.js";
 import type { CommandOutcome, CommentOutcome } from "./outcomes.js";
+import { pluralWord } from "./text.js";
 
 export type { CommandOutcome, CommentOutcome } from "./outcomes.js";
 
@@ -152,7 +154,9 @@ export class Runtime {
   private async undoCommand(typed: string, reason: string, ctx: CommandContext): Promise<CommandOutcome> {
     const room = await this.stackRoom(ctx);
     if (typeof room === "string") return { command: typed, kind: "error", ok: false, message: room };
-    const outcome = await previewUndo(this.registry.get(UNDO_TOOL)!, reason, ctx, room);
+    const undo = this.registry.get(UNDO_TOOL);
+    if (!undo) return { command: typed, kind: "error", ok: false, message: UNDO_UNAVAILABLE };
+    const outcome = await previewUndo(undo, reason, ctx, room);
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }
 
@@ -178,7 +182,7 @@ export class Runtime {
       const parts = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, usageBlock(tool)];
       const examples = tool.examples ?? [];
       if (examples.length > 0)
-        parts.push(`Example${examples.length === 1 ? "" : "s"}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
+        parts.push(`${pluralWord(examples.length, "Example")}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
       return parts.join("\n\n");
     });
     const commands = ctx?.resolveCommands ?? RESOLVE_COMMANDS;

@@ -17,7 +17,7 @@ import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import picomatch from "picomatch";
 import { normalizePath, normalizeScope } from "../workspace/paths.js";
-import { plural } from "./plural.js";
+import { plural } from "../core/text.js";
 import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
 import {
   compileOp,

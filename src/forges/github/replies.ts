@@ -9,6 +9,7 @@ import type { PendingRecord } from "../../core/store.js";
 import { RESOLVE_COMMANDS } from "../../core/messages.js";
 import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
 import { shortSha } from "../../core/revision.js";
+import { plural } from "../../core/text.js";
 
 /** GitHub comments hold 65,536 characters; diffs beyond this budget are cut. */
 const DIFF_BUDGET = 40_000;
@@ -49,9 +50,7 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
       const cut = truncate(diff, Math.max(2_000, diffBudget));
       const lines = cut.text.split("\n").length;
       const files = changedFiles(diff);
-      parts.push(
-        fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES),
-      );
+      parts.push(fold(`Diff: ${lines} lines in ${plural(files, "file")}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES));
     }
   }
   return parts;
