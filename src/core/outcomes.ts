@@ -27,7 +27,7 @@ export interface ResolveOutcome {
     record: PendingRecord;
     action: ResolveAction;
     reason: string;
-    /** `Accept: … [Source]\nReason: …` (spec §3 rendering). */
+    /** `Accept: … [Source]\nReason: …` (renderResolution). */
     rendered: string;
     commit?: string;
   };
@@ -50,6 +50,6 @@ export interface CommentOutcome {
   skipped: string[];
   /** The stack after the comment, newest first. */
   stack: PendingRecord[];
-  /** The steering line (spec §7), when something is pending. */
+  /** The steering line (`Pending: … Resolve it with …`), when something is pending. */
   steering?: string;
 }

@@ -173,7 +173,7 @@ export class Runtime {
   }
 
   /**
-   * /help: the preview tools with their usage, and resolve explained on its own (spec §3).
+   * /help: the preview tools with their usage, and resolve explained on its own (it is no tool).
    * Paragraphs, lists and examples are separated by blank lines, so markdown keeps them apart.
    */
   help(ctx?: CommandContext): string {

@@ -1,5 +1,5 @@
 /**
- * The tool API: what built-in and custom tools are written against (spec §1, §5). Built-in tools
+ * The tool API: what built-in and custom tools are written against (pending actions, `pushPendingAction`). Built-in tools
  * also use what the package exports beside it (src/api.ts: `stageChangeSet`, results, `UserError`)
  * and src/workspace's path helpers. Nothing here knows about GitHub or git.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in `ast_edit` tool (spec §4): structural search and replace with ast-grep patterns or
+ * The built-in `ast_edit` tool: structural search and replace with ast-grep patterns or
  * YAML rules. It previews with a dry run and pushes one pending action whose change set holds the
  * rewritten files; apply stages exactly that change. Output is byte-identical to running
  * `ast-grep run -p PAT -r OUT -U` once per op, in order (rules: `ast-grep scan --rule R

@@ -48,7 +48,7 @@ export function completedTitle(verb: string, record: PendingRecord): string {
   return limitTitle(`${verb}: ${record.label}`);
 }
 
-/** Who resolved it, the commit, and the decision as spec §3 renders it (`Accept: … [Source]`, then the reason). */
+/** Who resolved it, the commit, and the decision as resolve renders it (`Accept: … [Source]`, then the reason). */
 export function resolutionSummary(record: PendingRecord, resolution: Resolution, commitUrl: (sha: string) => string): string {
   const outcome =
     resolution.action === "apply"

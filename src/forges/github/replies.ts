@@ -89,14 +89,14 @@ export function renderReply(result: CommentOutcome, links: ReplyLinks): string {
     sections.push(`Not run, because an earlier command failed: ${result.skipped.map((command) => `\`${command}\``).join(", ")}.`);
   }
   // The top was pushed by this very reply: its label is already in the status line, so the end
-  // says only the next command (spec §7's label and commands, each once).
+  // says only the next command (the steering line's label and commands, each said once).
   const top = result.stack[0];
   const pushedHere = top !== undefined && result.outcomes.some((outcome) => outcome.pushed?.some(({ record }) => record.id === top.id));
   const steering = pushedHere && result.stack.length === 1 ? `Next: ${RESOLVE_COMMANDS}.` : result.steering;
   return withSteering(truncateMarkdown(sections.join("\n\n"), COMMENT_LIMIT, "lines of this reply").text, steering);
 }
 
-/** Ends a rendered reply with the steering line while something is pending (spec §7). */
+/** Ends a rendered reply with the steering line while something is pending (`Pending: … Resolve it with …`). */
 export function withSteering(body: string, steering: string | undefined): string {
   return steering ? `${body}\n\n---\n${text(steering)}` : body;
 }
