@@ -7,6 +7,7 @@ import { RESOLVE_COMMANDS, renderResolution } from "../../../core/messages.js";
 import type { PendingRecord, PreviewPresentation, Resolution } from "../../../core/store.js";
 import { codeBlock, text, truncate } from "../replies/markdown.js";
 import { shortSha } from "../../../core/revision.js";
+import { plural } from "../../../core/text.js";
 
 /** GitHub's limit on output.summary and output.text. */
 export const OUTPUT_LIMIT = 65_535;
@@ -50,7 +51,7 @@ export function completedTitle(verb: string, record: PendingRecord): string {
   return limitTitle(`${verb}: ${record.label}`);
 }
 
-/** Who resolved it, the commit, and the decision as spec §3 renders it (`Accept: … [Source]`, then the reason). */
+/** Who resolved it, the commit, and the decision as resolve renders it (`Accept: … [Source]`, then the reason). */
 export function resolutionSummary(record: PendingRecord, resolution: Resolution, commitUrl: (sha: string) => string): string {
   const outcome =
     resolution.action === "apply"
@@ -105,7 +106,7 @@ export function restoredNote(sha: string): string {
 }
 
 function pendingEdits(count: number): string {
-  return `${count} pending edit${count === 1 ? "" : "s"}`;
+  return plural(count, "pending edit");
 }
 
 /** Why the pending actions of a closed or merged pull request were completed without being applied. */
