@@ -5,6 +5,7 @@ import type { SlashCommand } from "./commands.js";
 import type { CommandOutcome } from "./outcomes.js";
 import type { LineAnchor, UnusableLines } from "./tool.js";
 import type { PendingActionStore, PendingRecord } from "./store.js";
+import type { Phrasing } from "./messages.js";
 
 export type Steering = "stack" | "strict";
 
@@ -47,8 +48,8 @@ export interface CommandContext {
   commit(changes: ChangeSet, request: CommitRequest): Promise<string | undefined>;
   /** Bounds on work; DEFAULT_COMMAND_LIMITS when absent. */
   limits?: CommandLimits;
-  /** How this front end says the resolve commands in its messages (default: the PR comment syntax). */
-  resolveCommands?: string;
+  /** This front end's words in the runtime's sentences (default: a pull request comment's, COMMENT_PHRASING). */
+  phrasing?: Phrasing;
   /**
    * Offers a proposed change (a git-format diff) as suggested changes instead of pushing it
    * (`--as-suggestion`); says where, as a sentence. Absent where there is nothing to suggest on.

@@ -23,37 +23,52 @@ export function renderResolution(action: "apply" | "discard", label: string, rea
 
 /** The exact commands that resolve the top of the stack, in a pull request comment. */
 export const RESOLVE_COMMANDS = "`/resolve apply <reason>` or `/resolve discard <reason>`";
-/** The same commands on the local command line. */
-export const LOCAL_RESOLVE_COMMANDS = '`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`';
-/** The undo command, in a pull request comment and on the local command line. */
-export const UNDO_COMMAND = "`/resolve undo <reason>`";
-export const LOCAL_UNDO_COMMAND = '`resolve-bot resolve undo "<reason>"`';
 
 /**
- * The line every reply ends with while something is pending; undefined when empty.
- * `commands` is how the front end says the resolve commands.
+ * The words a front end's people type and read, for the sentences below: how they resolve and
+ * undo, where a repository's settings live, and what turned strict steering on. Each front end
+ * gives its own through the pipeline's ports; the default is a pull request comment's.
  */
-export function steeringLine(stack: PendingRecord[], commands = RESOLVE_COMMANDS): string | undefined {
+export interface Phrasing {
+  /** How to resolve the newest pending action, e.g. "`/resolve apply <reason>` or `/resolve discard <reason>`". */
+  resolveCommands: string;
+  /** How to undo the newest applied commit. */
+  undoCommand: string;
+  /** The settings file as a sentence names it, where its `limits.*` keys are changed. */
+  configFile: string;
+  /** What made steering strict, as the refusal opens: "This repository uses `steering: strict`". */
+  strictBy: string;
+}
+
+export const COMMENT_PHRASING: Phrasing = {
+  resolveCommands: RESOLVE_COMMANDS,
+  undoCommand: "`/resolve undo <reason>`",
+  configFile: "`.github/resolve-bot.yml`",
+  strictBy: "This repository uses `steering: strict`",
+};
+
+/** The line every reply ends with while something is pending; undefined when empty. */
+export function steeringLine(stack: PendingRecord[], phrasing: Phrasing = COMMENT_PHRASING): string | undefined {
   const top = stack[0];
   if (!top) return undefined;
   const more = stack.length > 1 ? ` (${stack.length} pending; the newest is resolved first)` : "";
-  return `Pending: ${top.label}${more}. Resolve it with ${commands}.`;
+  return `Pending: ${top.label}${more}. Resolve it with ${phrasing.resolveCommands}.`;
 }
 
-export function strictRefusal(top: PendingRecord, commands = RESOLVE_COMMANDS): string {
-  return `This repository uses \`steering: strict\`: resolve the pending action first (${top.label}) with ${commands}.`;
+export function strictRefusal(top: PendingRecord, phrasing: Phrasing = COMMENT_PHRASING): string {
+  return `${phrasing.strictBy}: resolve the pending action first (${top.label}) with ${phrasing.resolveCommands}.`;
 }
 
-export function tooManyCommands(count: number, max: number): string {
-  return `This comment holds ${count} commands; at most ${max} run per comment (\`limits.max_commands_per_comment\` in \`.github/resolve-bot.yml\`). Nothing was run: split them over several comments.`;
+export function tooManyCommands(count: number, max: number, phrasing: Phrasing = COMMENT_PHRASING): string {
+  return `This comment holds ${count} commands; at most ${max} run per comment (\`limits.max_commands_per_comment\` in ${phrasing.configFile}). Nothing was run: split them over several comments.`;
 }
 
-export function stackFull(count: number, max: number, commands = RESOLVE_COMMANDS): string {
-  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${commands}.`;
+export function stackFull(count: number, max: number, phrasing: Phrasing = COMMENT_PHRASING): string {
+  return `This pull request already has ${count} pending actions, the most it may hold (${max}; \`limits.max_pending\` in ${phrasing.configFile}). Nothing was previewed: resolve some first with ${phrasing.resolveCommands}.`;
 }
 
-export function stackWouldOverflow(proposed: number, room: number): string {
-  return `This preview proposes ${proposed} pending actions, but the stack has room for ${room} more (\`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was pushed.`;
+export function stackWouldOverflow(proposed: number, room: number, phrasing: Phrasing = COMMENT_PHRASING): string {
+  return `This preview proposes ${proposed} pending actions, but the stack has room for ${room} more (\`limits.max_pending\` in ${phrasing.configFile}). Nothing was pushed.`;
 }
 
 /** After a commit landed but the store could not record it (e.g. the forge kept failing). */

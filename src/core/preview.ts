@@ -31,7 +31,7 @@ export async function preview(
   if (execution.result.isError) return { ok: false, message, pushed: [] };
 
   if (execution.actions.length > room) {
-    return { ok: false, message: stackWouldOverflow(execution.actions.length, room), pushed: [] };
+    return { ok: false, message: stackWouldOverflow(execution.actions.length, room, ctx.phrasing), pushed: [] };
   }
   // Everything is computed before the first push, so a failure pushes nothing.
   const described = [];

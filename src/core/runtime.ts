@@ -5,17 +5,7 @@
 import { bindArguments } from "./arguments.js";
 import { parseCommands, type SlashCommand } from "./commands.js";
 import { DEFAULT_COMMAND_LIMITS, type CommandContext } from "./context.js";
-import {
-  LOCAL_RESOLVE_COMMANDS,
-  LOCAL_UNDO_COMMAND,
-  RESOLVE_COMMANDS,
-  stackFull,
-  steeringLine,
-  strictRefusal,
-  tooManyCommands,
-  UNDO_COMMAND,
-  UNDO_UNAVAILABLE,
-} from "./messages.js";
+import { COMMENT_PHRASING, stackFull, steeringLine, strictRefusal, tooManyCommands, UNDO_UNAVAILABLE } from "./messages.js";
 import { preview } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
 import { parseResolveArgs, resolve } from "./resolve.js";
@@ -44,7 +34,7 @@ export class Runtime {
     const { maxCommandsPerComment } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
     if (commands.length > maxCommandsPerComment) {
       // Refused whole: running the first N would surprise whoever wrote N + 1.
-      const message = tooManyCommands(commands.length, maxCommandsPerComment);
+      const message = tooManyCommands(commands.length, maxCommandsPerComment, ctx.phrasing);
       return {
         outcomes: [{ command: `/${commands[0]!.typed}`, kind: "error", ok: false, message }],
         skipped: [],
@@ -61,7 +51,7 @@ export class Runtime {
       outcomes.push(await this.handleStep(command, index, ctx));
     }
     const stack = commands.length > 0 ? await ctx.store.list() : [];
-    return { outcomes, skipped, stack, steering: steeringLine(stack, ctx.resolveCommands) };
+    return { outcomes, skipped, stack, steering: steeringLine(stack, ctx.phrasing) };
   }
 
   /** One command of a request: what it writes names its step; one already carried out is not run again. */
@@ -164,11 +154,11 @@ export class Runtime {
   private async stackRoom(ctx: CommandContext): Promise<number | string> {
     if (ctx.steering === "strict") {
       const top = await ctx.store.peek();
-      if (top) return strictRefusal(top, ctx.resolveCommands);
+      if (top) return strictRefusal(top, ctx.phrasing);
     }
     const { maxPending } = ctx.limits ?? DEFAULT_COMMAND_LIMITS;
     const stack = await ctx.store.list();
-    if (stack.length >= maxPending) return stackFull(stack.length, maxPending, ctx.resolveCommands);
+    if (stack.length >= maxPending) return stackFull(stack.length, maxPending, ctx.phrasing);
     return maxPending - stack.length;
   }
 
@@ -185,12 +175,12 @@ export class Runtime {
         parts.push(`${pluralWord(examples.length, "Example")}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
       return parts.join("\n\n");
     });
-    const commands = ctx?.resolveCommands ?? RESOLVE_COMMANDS;
+    const phrasing = ctx?.phrasing ?? COMMENT_PHRASING;
     return [
       "Preview tools compute a change without writing anything and push it onto the pending stack:",
       ...sections,
-      `Resolving: ${commands} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
-      `Undoing: ${commands === LOCAL_RESOLVE_COMMANDS ? LOCAL_UNDO_COMMAND : UNDO_COMMAND} previews reverting the newest commit resolve-bot applied (as \`git revert\` would) as a new pending action; applying it commits the revert. If later commits changed the same lines, it says so and pushes nothing.`,
+      `Resolving: ${phrasing.resolveCommands} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
+      `Undoing: ${phrasing.undoCommand} previews reverting the newest commit resolve-bot applied (as \`git revert\` would) as a new pending action; applying it commits the revert. If later commits changed the same lines, it says so and pushes nothing.`,
       "`/pending` lists the stack, newest first. `/help` shows this.",
     ].join("\n\n");
   }

@@ -3,6 +3,7 @@
  * Octokit (forges/github/ports.ts), the local CLI with a checkout (forges/local/ports.ts). `C` is the forge's
  * configuration and `P` what it knows of a pull request: the pipeline only passes them back.
  */
+import type { Phrasing } from "../core/messages.js";
 import type { AppliedCommit, CommitRequest, CommandLimits, Progress, Steering } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
@@ -177,8 +178,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   lifecycle?: LifecyclePort<C, P>;
   /** Where this forge's resolve buttons are, for the reason a button's resolve records (e.g. "the Checks tab"). */
   buttonPlace?: string;
-  /** How this forge says the resolve commands in hints (default: the PR comment syntax). */
-  resolveCommands?: string;
+  /** This front end's words in the runtime's sentences (default: a pull request comment's). */
+  phrasing?: Phrasing;
 }
 
 /**

@@ -144,7 +144,7 @@ async function notice(
 }
 
 function withStack(stack: PendingRecord[], ports: AnyPorts): Pick<Reply, "stack" | "steering"> {
-  return { stack, steering: steeringLine(stack, ports.resolveCommands) };
+  return { stack, steering: steeringLine(stack, ports.phrasing) };
 }
 
 /** Configuration, permission, closed pull request: a session, or the refusal to reply. */

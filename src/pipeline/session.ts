@@ -71,7 +71,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
     ...(requestId !== undefined ? { requestId } : {}),
     ...(anchor ? { anchor } : {}),
     ...(journal ? { carriedOut: async (step, command) => carriedOut(journal, step, command) } : {}),
-    ...(ports.resolveCommands ? { resolveCommands: ports.resolveCommands } : {}),
+    ...(ports.phrasing ? { phrasing: ports.phrasing } : {}),
     ...(ports.progress ? { progress: ports.progress } : {}),
   };
   return { context, store };

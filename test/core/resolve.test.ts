@@ -1,6 +1,6 @@
 import { createToolAPI, executeTool, STORE_UNAVAILABLE } from "../../src/core/execution.js";
 import { UserError } from "../../src/errors.js";
-import { LOCAL_RESOLVE_COMMANDS } from "../../src/core/messages.js";
+import { localPhrasing } from "../../src/forges/local/ports.js";
 import { Runtime } from "../../src/core/runtime.js";
 import { ToolRegistry } from "../../src/core/registry.js";
 import type { CustomToolFactory } from "../../src/core/tool.js";
@@ -273,16 +273,20 @@ describe("commands and steering", () => {
     const runtime = new Runtime(h.registry);
     h.context.limits = { maxCommandsPerComment: 10, maxPending: 1 };
     await runtime.handleComment("/note a", h.context);
-    const stackFull = (commands: string) =>
-      `This pull request already has 1 pending actions, the most it may hold (1; \`limits.max_pending\` in \`.github/resolve-bot.yml\`). Nothing was previewed: resolve some first with ${commands}.`;
+    const stackFull = (file: string, commands: string) =>
+      `This pull request already has 1 pending actions, the most it may hold (1; \`limits.max_pending\` in ${file}). Nothing was previewed: resolve some first with ${commands}.`;
     expect((await runtime.handleComment("/note b", h.context)).outcomes[0]).toMatchObject({
       ok: false,
-      message: stackFull("`/resolve apply <reason>` or `/resolve discard <reason>`"),
+      message: stackFull("`.github/resolve-bot.yml`", "`/resolve apply <reason>` or `/resolve discard <reason>`"),
     });
-    h.context.resolveCommands = LOCAL_RESOLVE_COMMANDS;
+    // Each front end's own words, through the context's phrasing (here the command line's).
+    h.context.phrasing = localPhrasing({});
     expect((await runtime.handleComment("/note b", h.context)).outcomes[0]).toMatchObject({
       ok: false,
-      message: stackFull('`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`'),
+      message: stackFull(
+        "`.github/resolve-bot.yml` (as committed at HEAD)",
+        '`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`',
+      ),
     });
     expect((await h.store.list()).map((record) => record.label)).toEqual(["Note: a"]);
   });

@@ -10,6 +10,7 @@ import { normaliseCommandName } from "../../core/commands.js";
 import { nameProblems, parseRepoConfig, schemaProblems, type ConfigProblem } from "../../config/repo-config.js";
 import { repoConfigJsonSchema } from "../../config/repo-config-schema.js";
 import { plural } from "../../core/text.js";
+import { CONFIG_PATH } from "../../config/load.js";
 
 export interface ConfigCheck {
   /** `file:line:col: message`, one per problem, in file order. */
@@ -89,7 +90,6 @@ function firstLine(message: string): string {
 }
 
 /** Where the server reads it from, and what `config validate` checks when given no file. */
-export const CONFIG_FILE = ".github/resolve-bot.yml";
 
 /**
  * `config validate [file]` (0: valid, 1: problems or no file) and `config schema` (prints
@@ -105,7 +105,7 @@ export async function runConfigCommand(
     return 0;
   }
   if (action !== "validate" || extra.length > 0) return undefined;
-  const shown = file ?? CONFIG_FILE;
+  const shown = file ?? CONFIG_PATH;
   let text: string;
   try {
     text = await readFile(path.resolve(options.cwd, shown), "utf8");

@@ -34,6 +34,8 @@ export const USAGE = `Usage:
 Example:
   resolve-bot preview -- "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src"
 
+Settings: the checkout's .github/resolve-bot.yml as committed at HEAD (tools, steering, limits,
+commit_message); --strict makes steering strict whatever it says.
 Custom tools: RESOLVE_BOT_TOOLS=path/to/tool.js,package-name`;
 
 class UsageError extends Error {}

@@ -21,23 +21,13 @@ import { readJournal } from "./journal.js";
 import { replyLinks, RunLinks } from "./replies/links.js";
 import { ranKeys, ranMarker, renderGitHubReply, requestMarker } from "./replies/render.js";
 import { replyChannel } from "./replies/reply-channel.js";
-import {
-  checkNames,
-  DEFAULT_REPO_CONFIG,
-  parseRepoConfig,
-  requiredPermission,
-  type PermissionLevel,
-  type RepoConfig,
-} from "../../config/repo-config.js";
+import { DEFAULT_REPO_CONFIG, requiredPermission, type PermissionLevel, type RepoConfig } from "../../config/repo-config.js";
+import { CONFIG_PATH, loadRepoConfig } from "../../config/load.js";
 import { text } from "./replies/markdown.js";
 import { repositoryFiles } from "./files/repository-workspace.js";
 import { offerSuggestions } from "./edits/suggestions.js";
 import { tookLine, workingStatus } from "./replies/working-status.js";
 import type { GitHubClient, PullRequestInfo, RepoRef } from "./types.js";
-import type { ToolRegistry } from "../../core/registry.js";
-
-export const CONFIG_FILE = "resolve-bot.yml";
-const CONFIG_PATH = `.github/${CONFIG_FILE}`;
 
 export interface GitHubPortsOptions {
   runtime: Runtime;
@@ -69,24 +59,6 @@ export interface GitHubPortsOptions {
 export async function readRepoConfigFile(octokit: GitHubClient, repo: RepoRef): Promise<unknown> {
   const { config, files } = await octokit.config.get({ ...repo, path: CONFIG_PATH });
   return files.some((file) => file.config !== null) ? config : null;
-}
-
-/** Reads and checks the configuration; errors name each bad key. */
-export async function loadRepoConfig(
-  readConfig: () => Promise<unknown>,
-  registry: ToolRegistry,
-): Promise<{ ok: true; config: RepoConfig } | { ok: false; file: string; errors: string[] }> {
-  let raw: unknown;
-  try {
-    raw = await readConfig();
-  } catch (error) {
-    return { ok: false, file: CONFIG_PATH, errors: [`${CONFIG_PATH} cannot be read: ${(error as Error).message}`] };
-  }
-  const parsed = parseRepoConfig(raw);
-  if (!parsed.ok) return { ...parsed, file: CONFIG_PATH };
-  const commands = [...registry.list().map((tool) => tool.name), "resolve", "help", "pending"];
-  const errors = checkNames(parsed.config, commands);
-  return errors.length > 0 ? { ok: false, file: CONFIG_PATH, errors } : parsed;
 }
 
 /**

@@ -8,13 +8,16 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { realpath } from "node:fs/promises";
+import { parse as parseYaml } from "yaml";
 import type { SlashCommand } from "../../core/commands.js";
 import { commitMessage } from "../../core/commit-message.js";
-import { DEFAULT_COMMAND_LIMITS, type Steering } from "../../core/context.js";
-import { LOCAL_RESOLVE_COMMANDS } from "../../core/messages.js";
+import type { Steering } from "../../core/context.js";
+import { CONFIG_PATH, loadRepoConfig } from "../../config/load.js";
+import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../config/repo-config.js";
+import type { Phrasing } from "../../core/messages.js";
 import type { Runtime } from "../../core/runtime.js";
 import { UserError } from "../../errors.js";
-import type { Ports, PullRequestView, RequestConfig, WorkingStatus } from "../../pipeline/ports.js";
+import type { Ports, PullRequestView, WorkingStatus } from "../../pipeline/ports.js";
 import type { ReplyStatus } from "../../pipeline/reply.js";
 import { REQUEST_VERSION, type Request } from "../../pipeline/request.js";
 import { runRequest } from "../../pipeline/run-request.js";
@@ -66,14 +69,42 @@ async function localActor(root: string): Promise<string> {
   return name.trim() || os.userInfo().username;
 }
 
-export function localPorts(checkout: LocalCheckout, options: LocalOptions): Ports<RequestConfig, PullRequestView> {
+/** The command line's words: its own verbs, and what made steering strict (the flag, or the committed settings). */
+export function localPhrasing(options: Pick<LocalOptions, "steering">): Phrasing {
+  return {
+    resolveCommands: '`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`',
+    undoCommand: '`resolve-bot resolve undo "<reason>"`',
+    configFile: "`.github/resolve-bot.yml` (as committed at HEAD)",
+    strictBy:
+      options.steering === "strict" ? "`--strict` is on" : "`.github/resolve-bot.yml` (as committed at HEAD) sets `steering: strict`",
+  };
+}
+
+/**
+ * The checkout's `.github/resolve-bot.yml` as committed at HEAD (as the server reads the default
+ * branch's, never a work tree's edits): `tools`, `steering`, `limits.*` and `commit_message` apply
+ * here too; `--strict` makes steering strict whatever the file says. No file: the defaults.
+ */
+async function readCommittedConfig(root: string): Promise<unknown> {
+  const listed = await git(root, ["ls-tree", "--name-only", "HEAD", "--", CONFIG_PATH]).catch(() => "");
+  if (listed.trim() === "") return null;
+  return parseYaml(await git(root, ["show", `HEAD:${CONFIG_PATH}`]));
+}
+
+export function localPorts(checkout: LocalCheckout, options: LocalOptions): Ports<RepoConfig, PullRequestView> {
   const { root, gitDir, store } = checkout;
-  const config: RequestConfig = { steering: options.steering ?? "stack", commandLimits: DEFAULT_COMMAND_LIMITS };
+  const steered = (config: RepoConfig): RepoConfig => (options.steering === "strict" ? { ...config, steering: "strict" } : config);
   const { sink } = options;
   return {
     runtime: options.runtime,
-    resolveCommands: LOCAL_RESOLVE_COMMANDS,
-    config: { load: async () => ({ ok: true, config }), fallback: config },
+    phrasing: localPhrasing(options),
+    config: {
+      load: async () => {
+        const loaded = await loadRepoConfig(() => readCommittedConfig(root), options.runtime.registry);
+        return loaded.ok ? { ok: true, config: steered(loaded.config) } : loaded;
+      },
+      fallback: steered(DEFAULT_REPO_CONFIG),
+    },
     // Whoever can run the command line owns the checkout.
     permission: { refusal: async () => undefined },
     pullRequest: { read: async () => ({ headSha: await headSha(root), state: "open" }) },
@@ -89,11 +120,16 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
     },
     history: { applied: () => appliedCommits(root) },
     commit: {
-      async commit(_pr, _parent, changes, request) {
+      async commit(_pr, _parent, changes, request, _actor, config) {
         const written = await writeChangeSet(root, changes);
         if (written.paths.length === 0 || options.noCommit) return undefined;
         try {
-          return await commitPaths(root, gitDir, written.paths, commitMessage({ record: request.record, reason: request.reason }));
+          return await commitPaths(
+            root,
+            gitDir,
+            written.paths,
+            commitMessage({ record: request.record, reason: request.reason, template: config.commitMessage }),
+          );
         } catch (error) {
           await written.restore();
           const cause = error instanceof UserError ? error.message : String(error);

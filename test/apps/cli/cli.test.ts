@@ -32,6 +32,31 @@ describe("resolve-bot CLI", () => {
     expect(words.out.split("\n")[0]).toBe("Pending #1: AST Edit: 1 replacement in 1 file");
   });
 
+  test("the checkout's .github/resolve-bot.yml as committed at HEAD applies: tools, steering, commit_message; problems refuse", () => {
+    const settings = 'tools: [ast_edit]\nsteering: strict\ncommit_message: "{label} ({reason})"\n';
+    const repo = makeRepo({ ...SOURCES, ".github/resolve-bot.yml": settings });
+    expect(cli(repo, ["preview", "--", "/move src/a.ts src/c.ts"])).toEqual({
+      code: 1,
+      out: "",
+      err: "Unknown command /move. Known commands: /ast-edit, /resolve, /help, /pending.\n",
+    });
+    expect(cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src/a.ts"]).code).toBe(0);
+    expect(cli(repo, ["preview", "--", "/ast-edit --pat 'greet' --out 'hello' src/b.ts"]).err).toBe(
+      '.github/resolve-bot.yml (as committed at HEAD) sets steering: strict: resolve the pending action first (AST Edit: 1 replacement in 1 file) with resolve-bot resolve apply "<reason>" or resolve-bot resolve discard "<reason>".\n',
+    );
+    expect(cli(repo, ["resolve", "apply", "use the logger"]).code).toBe(0);
+    expect(git(repo, "log", "-1", "--format=%s").trim()).toBe("AST Edit: 1 replacement in 1 file (use the logger)");
+    // Edits not committed are not read; a committed file with problems refuses every command, naming each.
+    writeFileSync(path.join(repo, ".github/resolve-bot.yml"), "tools: [mvoe]\n");
+    expect(cli(repo, ["preview", "--", "/move src/a.ts src/c.ts"]).err).toContain("Unknown command /move.");
+    git(repo, "commit", "--quiet", "-am", "settings");
+    expect(cli(repo, ["pending"])).toEqual({
+      code: 1,
+      out: "",
+      err: '.github/resolve-bot.yml has problems, so nothing was run:\n- tools: unknown tool "mvoe"\n',
+    });
+  });
+
   test("a pattern ast-grep cannot read cleanly is refused (exit 1) with the CLI's warning, and nothing is pending", () => {
     const repo = makeRepo(SOURCES);
     expect(cli(repo, ["preview", "--", "/ast-edit --pat 'foo(' --out 'bar'"])).toEqual({
@@ -250,7 +275,7 @@ describe("resolve-bot CLI", () => {
     expect(previewed.out).not.toMatch(/`|\*\*/);
     const strict = cli(repo, ["preview", "--strict", "--", command]);
     expect(strict.err).toBe(
-      'This repository uses steering: strict: resolve the pending action first (AST Edit: 1 replacement in 1 file) with resolve-bot resolve apply "<reason>" or resolve-bot resolve discard "<reason>".\n',
+      '--strict is on: resolve the pending action first (AST Edit: 1 replacement in 1 file) with resolve-bot resolve apply "<reason>" or resolve-bot resolve discard "<reason>".\n',
     );
     const coloured = cli(repo, ["pending"], { FORCE_COLOR: "1" });
     expect(coloured.out).toContain("\u001b[36m/ast-edit\u001b[39m");

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
-import { loadRepoConfig } from "../../../src/forges/github/ports.js";
+import { loadRepoConfig } from "../../../src/config/load.js";
 import { checkConfigText } from "../../../src/apps/cli/config-check.js";
 import { createRegistry } from "../../../src/tools/index.js";
 
