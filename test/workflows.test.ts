@@ -90,7 +90,13 @@ test("the release job tests the bundle, makes the release commit and tags, publi
   expect(uses).toEqual(["actions/checkout@v5", "actions/setup-node@v5"]);
   expect(release.steps.find((step) => step.uses?.startsWith("actions/setup-node@"))?.with?.["node-version"]).toBe(24);
   const runs = release.steps.flatMap((step) => (step.run ? [step.run] : []));
-  const order = ["npm ci", "npm run build", "test/e2e/action.test.ts", "scripts/release-action.sh --no-build --push", "npm publish --provenance"];
+  const order = [
+    "npm ci",
+    "npm run build",
+    "test/e2e/action.test.ts",
+    "scripts/release-action.sh --no-build --push",
+    "npm publish --provenance",
+  ];
   const at = order.map((part) => runs.findIndex((run) => run.includes(part)));
   expect(at.every((index) => index >= 0)).toBe(true);
   expect([...at].sort((a, b) => a - b)).toEqual(at);
