@@ -51,6 +51,6 @@ EXPOSE 3000
 STOPSIGNAL SIGTERM
 # Liveness: GET /healthz on PORT, or on RESOLVE_BOT_WORKER_PORT for `worker`.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/ops/healthcheck.js"]
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/cli.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/apps/bin.js"]
 # `all`: webhooks and jobs in one process (npm start); `server` or `worker` for one role.
 CMD ["all"]

@@ -1,5 +1,5 @@
 /**
- * GitHub API cost, from the emulator's request log: the real server (dist/src/server.js) against
+ * GitHub API cost, from the emulator's request log: the real server (dist/src/apps/server/main.js) against
  * the GitHub emulator (test/e2e), a repository whose N files each hold one `console.log(...)`,
  * a PR, then `/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'` (preview) and
  * `/resolve apply bench` (apply). Requests are counted from the delivery until the log has been

@@ -4,7 +4,7 @@
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { DirectoryWorkspace } from "../src/local/directory-workspace.js";
+import { DirectoryWorkspace } from "../src/forges/local/directory-workspace.js";
 import { defaultLimits } from "../src/workspace/limits.js";
 
 /** Every regular file below `root`, posix and relative, unsorted. */

@@ -1,5 +1,5 @@
 /**
- * Webhook intake while a tool burns CPU: the real server (dist/src/server.js, one worker thread)
+ * Webhook intake while a tool burns CPU: the real server (dist/src/apps/server/main.js, one worker thread)
  * against the GitHub emulator, 100 deliveries for another pull request while `/burn-until` holds
  * the worker (test/e2e/ack-under-load.ts). The goal is the production one: < 100 ms p99 (GitHub
  * gives a delivery 10 s; a slow intake is also a slow 👀).

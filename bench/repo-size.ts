@@ -1,5 +1,5 @@
 /**
- * Repository size: the real server (dist/src/server.js) against the GitHub emulator's git server,
+ * Repository size: the real server (dist/src/apps/server/main.js) against the GitHub emulator's git server,
  * on repositories of N copies of effect@3's src (test/helpers/big-repos.ts: 1, 10, 40, 100
  * copies → 364 / 3,631 / 14,521 / 36,301 files). Per run, a fresh bot (an empty repository cache)
  * and two pull requests on two repositories with the same files:

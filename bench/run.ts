@@ -20,7 +20,7 @@ import { parseOptions, type BenchOptions } from "./options.js";
 import { MOVE_PAIRS, RENAME, benchTs, benchTsMonorepo, type TsRow } from "./ts-service.js";
 import { fmtMs, fmtRatio, log, ratio } from "./stats.js";
 
-/** GitHub tree-chunk size of the commit writer (src/github/commit-writer.ts TREE_CHUNK_ENTRIES). */
+/** GitHub tree-chunk size of the commit writer (src/forges/github/edits/commit-writer.ts TREE_CHUNK_ENTRIES). */
 export const TREE_CHUNK_ENTRIES = 150;
 
 export const TARGETS = {

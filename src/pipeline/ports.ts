@@ -1,6 +1,6 @@
 /**
  * What a forge gives the pipeline: the ports `runRequest` calls. GitHub implements them with
- * Octokit (github/session.ts), the local CLI with a checkout (local/session.ts). `C` is the forge's
+ * Octokit (forges/github/ports.ts), the local CLI with a checkout (forges/local/ports.ts). `C` is the forge's
  * configuration and `P` what it knows of a pull request: the pipeline only passes them back.
  */
 import type { AppliedCommit, CommitRequest, CommandLimits, Progress, Steering } from "../core/context.js";

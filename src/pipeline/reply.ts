@@ -1,6 +1,6 @@
 /**
- * The neutral reply model: what a request did, which each forge renders (GitHub: github/replies.ts,
- * a comment; local: local/terminal.ts, stdout and stderr). Messages are the runtime's markdown-ish
+ * The neutral reply model: what a request did, which each forge renders (GitHub: forges/github/replies/render.ts,
+ * a comment; local: forges/local/terminal.ts, stdout and stderr). Messages are the runtime's markdown-ish
  * text (code spans, bold); renderers escape or strip them.
  */
 import type { CommandOutcome } from "../core/runtime.js";

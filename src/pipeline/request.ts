@@ -76,7 +76,7 @@ export const OriginSchema = Type.Union([
   Type.Object({ kind: Type.Literal("none") }),
 ]);
 
-/** Which forge adapter carries the request out (the worker picks it from src/forges.ts). */
+/** Which forge adapter carries the request out (the worker picks it from src/runner/forge-registry.ts). */
 export const ForgeSchema = Type.Union([
   /** `installationId`: the GitHub App installation the event came through. */
   Type.Object({ id: Type.Literal("github"), installationId: Type.Optional(Type.Integer()) }),

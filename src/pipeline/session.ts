@@ -3,7 +3,7 @@
  * the head its commands read and commit on: it starts at the head the pull request was read at and
  * moves only when a commit returns a new one, so the next command's files are read at the new head.
  * The store moves on its own: popping an applied action carries the rest of the stack to the commit
- * (on GitHub, CheckRunStack moves the head of the copy of the pull request it was opened with).
+ * (on GitHub, CheckRunStack keeps the head its runs are on: forges/github/checks/stack.ts).
  */
 import { normaliseCommandName } from "../core/commands.js";
 import type { CommandContext, LineAnchor, UnusableLines } from "../core/context.js";

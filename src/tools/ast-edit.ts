@@ -12,6 +12,7 @@ import type { Static } from "@sinclair/typebox";
 import { parseAllDocuments } from "yaml";
 import { errorResult, textResult, type ToolResult } from "../core/result.js";
 import { UserError } from "../errors.js";
+import { shortSha } from "../core/revision.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import picomatch from "picomatch";
@@ -143,6 +144,11 @@ function asList(value: unknown): string[] | undefined {
   throw new UserError("pat, out and paths must be strings or lists of strings.");
 }
 
+/** How often an option was given, in words: "not at all", "once", "twice", "3 times". */
+function times(count: number): string {
+  return count === 0 ? "not at all" : count === 1 ? "once" : count === 2 ? "twice" : `${count} times`;
+}
+
 /** The ops from `ops` and the paired `pat`/`out` lists, validated (may be empty). */
 export function collectOps(params: Partial<Params>): AstEditOp[] {
   const ops: AstEditOp[] = [];
@@ -159,7 +165,7 @@ export function collectOps(params: Partial<Params>): AstEditOp[] {
   const outs = asList(params.out) ?? [];
   if (pats.length !== outs.length) {
     throw new UserError(
-      `Got ${plural(pats.length, "--pat")} but ${plural(outs.length, "--out")}; give one --out for each --pat, in the same order (--out "" deletes).`,
+      `--pat is given ${times(pats.length)} but --out ${times(outs.length)}; give one --out for each --pat, in the same order (--out "" deletes).`,
     );
   }
   pats.forEach((pat, index) => ops.push({ pat, out: outs[index]! }));
@@ -254,7 +260,7 @@ export async function selectFiles(
     const { files: listed, unmatched } = await workspace.resolvePatterns(paths);
     if (unmatched.length > 0) {
       const names = unmatched.map((p) => JSON.stringify(p)).join(", ");
-      throw new UserError(`No files match ${names} at ${workspace.revision}.`);
+      throw new UserError(`No files match ${names} at ${shortSha(workspace.revision)}.`);
     }
     // Files named as such (not reached through a directory or glob): problems with them are errors.
     const explicit = new Set<string>();
@@ -584,9 +590,15 @@ const factory: CustomToolFactory = (pi) => {
       const total = rewritten.reduce((sum, file) => sum + file.replacements, 0);
       const base = { ops, ...(rules !== undefined ? { rules } : {}) };
       if (total === 0) {
-        if (skipped.length === 0) return textResult(["No replacements made", ...scope, ...notes].join("\n"));
+        // A pattern ast-grep cannot read cleanly that matched nothing is the reviewer's to fix: refused, not "done".
+        if (notes.length > 0) {
+          return errorResult(
+            ["No replacements made: a pattern does not parse cleanly, so nothing was previewed.", ...scope, ...notes].join("\n"),
+          );
+        }
+        if (skipped.length === 0) return textResult(["No replacements made", ...scope].join("\n"));
         const none: AstEditDetails = { ...base, replacements: 0, files: [], skipped };
-        return textResult(["No replacements made", ...scope, ...notes, ...skippedLines(skipped)].join("\n"), none);
+        return textResult(["No replacements made", ...scope, ...skippedLines(skipped)].join("\n"), none);
       }
 
       const changes = pi.newChangeSet();

@@ -199,10 +199,11 @@ export async function planRename(workspace: WorkspaceReader, request: RenameOpti
   const from = request.from?.trim() === "" ? undefined : request.from;
   if (from === undefined && at === undefined) {
     throw new UserError(
-      "rename_symbol needs the current name or a position: /rename-symbol <old> <new>, or /rename-symbol <new> --at path:line[:col].",
+      "/rename-symbol needs the current name or a position: `/rename-symbol <from> <to>`, or `/rename-symbol <to> --at path:line[:col]`.",
     );
   }
-  if (typeof to !== "string" || to.trim() === "") throw new UserError("rename_symbol needs the new name: /rename-symbol <old> <new>.");
+  if (typeof to !== "string" || to.trim() === "")
+    throw new UserError("/rename-symbol needs the new name: `/rename-symbol <from> <to>`, or `/rename-symbol <to> --at path:line[:col]`.");
   if (from !== undefined) checkNewName(to, from.slice(from.lastIndexOf(".") + 1));
   const scope = request.file === undefined ? undefined : normalizePath(request.file);
   if (scope !== undefined && !(await workspace.exists(scope))) throw new UserError(`${scope} does not exist.`);

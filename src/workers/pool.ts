@@ -1,6 +1,6 @@
 /**
  * Requests run in worker threads, never on the server's event loop (piscina): the whole request
- * (configuration, stack, tools, commit and reply; pipeline/worker-task.ts), not only its tools.
+ * (configuration, stack, tools, commit and reply; runner/worker-task.ts), not only its tools.
  *
  * `run(task, limits)` imports `task.module` in a worker, calls its export `task.export` with
  * `task.input` (plain JSON) and resolves to a `WorkerOutcome` — it never rejects for what the task

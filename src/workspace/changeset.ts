@@ -6,8 +6,19 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { normalizePath } from "./paths.js";
-import { formatBytes } from "./limits.js";
-import type { Workspace } from "./workspace.js";
+import { formatBytes, type WorkspaceLimits } from "./limits.js";
+
+/**
+ * What a change set reads of the files it is staged against: a Workspace (workspace.ts), named
+ * here by shape so that the workspace, whose undo hook returns change sets, is not imported back.
+ */
+export interface BaseFiles {
+  readonly limits: WorkspaceLimits;
+  exists(path: string): Promise<boolean>;
+  readBytes(path: string): Promise<Uint8Array>;
+  /** Git file mode of a file (the commit writer keeps executables executable). */
+  modeOf(path: string): Promise<"100644" | "100755">;
+}
 
 export type FileChange =
   | { kind: "write"; path: string; content: Uint8Array; created: boolean }
@@ -45,7 +56,7 @@ export class ChangeSet {
    */
   private readonly baseReads = new Map<string, Promise<Uint8Array>>();
 
-  constructor(readonly base: Workspace) {}
+  constructor(readonly base: BaseFiles) {}
 
   /** The base's bytes of `path` (normalised), as `base.readBytes` gives them, read once. */
   baseBytes(normal: string): Promise<Uint8Array> {

@@ -9,7 +9,7 @@
 import { UserError } from "../errors.js";
 import { BlobReader } from "./blob-reader.js";
 import { formatBytes, raiseHint, type WorkspaceLimits } from "./limits.js";
-import { normalizePath, normalizeScope, withinScope } from "./paths.js";
+import { normalizeScope, safePath, withinScope } from "./paths.js";
 import { GitFailure, runGit } from "./safe-git.js";
 import { notRegularFile, Workspace, type OnDisk } from "./workspace.js";
 import { checkOut, type CheckoutSpace } from "./checkout.js";
@@ -162,14 +162,5 @@ async function grepOutput(gitDir: string, args: readonly string[]): Promise<Buff
   } catch (error) {
     if (error instanceof GitFailure && error.code === 1 && error.stderr === "") return Buffer.alloc(0);
     throw error;
-  }
-}
-
-/** Paths that would leave the workspace are dropped, never followed. */
-function safePath(path: string): string | undefined {
-  try {
-    return normalizePath(path);
-  } catch {
-    return undefined;
   }
 }

@@ -24,6 +24,18 @@ export function normalizePath(input: string): string {
   return normal;
 }
 
+/**
+ * A path read from git or an archive (not asked for by anyone) in the workspace's form, or
+ * undefined when it would leave the workspace: such entries are dropped, never followed.
+ */
+export function safePath(path: string): string | undefined {
+  try {
+    return normalizePath(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Like normalizePath, but "." (the whole repository) is allowed: for search scopes. */
 export function normalizeScope(input: string): string {
   const trimmed = input.replace(/\\/g, "/").replace(/\/+$/, "");

@@ -1,7 +1,7 @@
 /**
  * What every pending-action store guarantees (src/core/store.ts, `PendingActionStore`), proven the
  * same way for each implementation: memory-store.test.ts (core), file-store.test.ts (local CLI) and
- * check-run-store.test.ts (GitHub check runs, through the emulator over HTTP) run this suite.
+ * forges/github/checks/store.test.ts (GitHub check runs, through the emulator over HTTP) run this suite.
  */
 import { randomUUID } from "node:crypto";
 import { requestStep, type NewPendingRecord, type PendingActionStore, type PendingRecord, type Resolution } from "../../src/core/store.js";

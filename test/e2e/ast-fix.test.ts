@@ -132,13 +132,13 @@ test("/ast-fix with a rule id the default branch does not have names the rules t
   expect(await bot.gh.branchSha(REPO, "feature-unknown")).toBe(pr.headSha);
 });
 
-test("/ast-edit: the CLI's warning about a pattern that does not parse cleanly reaches the reply, escaped", async () => {
+test("/ast-edit: a pattern that does not parse cleanly is refused with the CLI's warning, escaped", async () => {
   const pr = await bot.gh.createPullRequest({ repo: REPO, head: "feature-warning", user: "alice", commits: [{ files: PR_CHANGES }] });
   const replied = await comment(bot, REPO, pr.number, "alice", "/ast-edit --lang ts --pat 'f(@alice <b>' --out x");
-  expect(replied.done).toBe("rocket");
+  expect(replied.done).toBe("confused");
   expect(replied.reply).toBe(
     [
-      "No replacements made",
+      "No replacements made: a pattern does not parse cleanly, so nothing was previewed.",
       "",
       'ast-grep warns about the pattern "f(@\u2060alice &lt;b&gt;" (read as TypeScript), which matched nothing:',
       "```",

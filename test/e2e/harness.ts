@@ -1,5 +1,5 @@
 /**
- * End-to-end harness: the GitHub emulator plus the real resolve-bot server (dist/src/server.js,
+ * End-to-end harness: the GitHub emulator plus the real resolve-bot server (dist/src/apps/server/main.js,
  * a separate process) pointed at it through GHE_HOST, receiving signed webhooks over HTTP.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,7 +14,7 @@ import { patient } from "../helpers/patience.js";
 
 /** What the emulator signs webhooks with (probotEnv) and the bot checks them against. */
 export const SECRET = "e2e-webhook-secret";
-const SERVER = path.resolve("dist/src/server.js");
+const SERVER = path.resolve("dist/src/apps/server/main.js");
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -253,7 +253,7 @@ export function latestReply(bot: Bot, repo: string, number: number, afterCount =
   return withoutMarker(replies.at(-1)?.body ?? "");
 }
 
-/** A reply as people read it: without the hidden markers that name its request and the commands it ran (github/replies.ts). */
+/** A reply as people read it: without the hidden markers that name its request and the commands it ran (forges/github/replies/render.ts). */
 export function withoutMarker(body: string): string {
   return body.replace(/\n\n<!-- resolve-bot:request:\S+ -->(\n<!-- resolve-bot:ran:\S+ -->)?$/, "");
 }

@@ -4,8 +4,8 @@
  * GitHub never recovers, the queue gives up and the dead letter says so on the pull request.
  */
 import path from "node:path";
-import { GAVE_UP } from "../../src/index.js";
-import { INTERNAL_ERROR } from "../../src/github/replies.js";
+import { GAVE_UP } from "../../src/apps/server/app.js";
+import { INTERNAL_ERROR } from "../../src/forges/github/replies/render.js";
 import { deliver, runsOn, startBot, waitFor, withoutMarker, type Bot } from "./harness.js";
 import { patient } from "../helpers/patience.js";
 

@@ -102,3 +102,11 @@ test(
   },
   patient(120_000),
 );
+
+test("GET / on a configured server is a page saying what it is, linking the endpoints (not an empty 404)", async () => {
+  const page = await fetch(`${base}/`);
+  expect([page.status, page.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+  const html = await page.text();
+  expect(html).toContain("resolve-bot is running: a GitHub App that edits pull requests by comment");
+  expect([...html.matchAll(/href="([^"]+)"/g)].map((link) => link[1])).toEqual(["/healthz", "/readyz", "/metrics"]);
+});

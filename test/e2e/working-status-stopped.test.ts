@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { GAVE_UP } from "../../src/index.js";
+import { GAVE_UP } from "../../src/apps/server/app.js";
 import { comment, runsOn, useBot, waitFor, withoutMarker, type Bot } from "./harness.js";
 import { patient } from "../helpers/patience.js";
 

@@ -1,6 +1,6 @@
 /**
  * What a long request says while it runs, through the real server (pipeline/cost.ts,
- * github/working-status.ts), with the threshold at 0 (RESOLVE_BOT_STATUS_AFTER_SECONDS) so every
+ * forges/github/replies/working-status.ts), with the threshold at 0 (RESOLVE_BOT_STATUS_AFTER_SECONDS) so every
  * command that reads files runs "long": an early status where the reply will go (the conversation,
  * or the review thread of a line comment), then the reply with how long it took, then the status
  * edited so it no longer claims work. A server killed between the status and the reply does not

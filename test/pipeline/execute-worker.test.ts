@@ -6,8 +6,8 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { GitHubEmulator } from "../e2e/emulator/index.js";
-import { toRequest, type Delivery } from "../../src/github/ingress.js";
-import type { ExecuteResult } from "../../src/github/execute.js";
+import { toRequest, type Delivery } from "../../src/forges/github/ingress.js";
+import type { ExecuteResult } from "../../src/forges/github/execute.js";
 import type { Request } from "../../src/pipeline/request.js";
 
 const REPO = "acme/worker";

@@ -7,11 +7,11 @@ import { RequestError } from "@octokit/request-error";
 import { parseCommands } from "../../src/core/commands.js";
 import { RetryableJobError } from "../../src/jobs/job-queue.js";
 import type { ExecuteResult } from "../../src/pipeline/forge.js";
-import { pooledExecute } from "../../src/pipeline/pooled-execute.js";
+import { pooledExecute } from "../../src/runner/pooled-execute.js";
 import type { AnyPorts } from "../../src/pipeline/ports.js";
 import { REQUEST_VERSION, type Request } from "../../src/pipeline/request.js";
 import { runRequest } from "../../src/pipeline/run-request.js";
-import { transientFailure } from "../../src/github/http-errors.js";
+import { transientFailure } from "../../src/forges/github/api/http-errors.js";
 import { TransientFailure } from "../../src/pipeline/transient.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
 

@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
+import { DirectoryWorkspace } from "../../src/forges/local/directory-workspace.js";
 import { textAfter } from "../helpers/changes.js";
 
 let tool: AnyToolDefinition;
@@ -161,7 +161,7 @@ describe("ast_edit errors", () => {
   test("--pat and --out counts must agree", async () => {
     const { result, text, actions } = await run({ pat: ["a", "b"], out: ["c"] });
     expect(result.isError).toBe(true);
-    expect(text).toBe('Got 2 --pats but 1 --out; give one --out for each --pat, in the same order (--out "" deletes).');
+    expect(text).toBe('--pat is given twice but --out once; give one --out for each --pat, in the same order (--out "" deletes).');
     expect(actions).toEqual([]);
   });
 
@@ -284,14 +284,14 @@ describe("the CLI's warning about a pattern that does not parse cleanly", () => 
     "See also: https://ast-grep.github.io/playground.html",
   ].join("\n");
 
-  test("with --lang, as the CLI prints it when the pattern's root is an ERROR node and nothing matched", async () => {
+  test("with --lang, a refusal quoting the CLI when the pattern's root is an ERROR node and nothing matched", async () => {
     // the CLI 0.51.1 itself: the warning on stderr, exit status 0
     expect(cliWarning("foo((", "ts", FILES)).toEqual({ stderr: `${WARNING}\n\n`, status: 0 });
     const { result, text, actions } = await run({ ops: [{ pat: "foo((", out: "bar" }], lang: "ts" }, new MemoryWorkspace(FILES));
-    expect(result.isError).toBeFalsy();
+    expect(result.isError).toBe(true);
     expect(actions).toEqual([]);
     expect(text).toBe(
-      `No replacements made\nast-grep warns about the pattern "foo((" (read as TypeScript), which matched nothing:\n\`\`\`\n${WARNING}\n\`\`\``,
+      `No replacements made: a pattern does not parse cleanly, so nothing was previewed.\nast-grep warns about the pattern "foo((" (read as TypeScript), which matched nothing:\n\`\`\`\n${WARNING}\n\`\`\``,
     );
   });
 

@@ -25,7 +25,7 @@ import path from "node:path";
 import { createToolAPI, executeTool } from "../../src/core/execution.js";
 import { resultText } from "../../src/core/result.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
-import { DirectoryWorkspace } from "../../src/local/directory-workspace.js";
+import { DirectoryWorkspace } from "../../src/forges/local/directory-workspace.js";
 import astEdit, { selectFiles } from "../../src/tools/ast-edit.js";
 import { InPlaceRun, Trace } from "../../src/tools/ast-grep/in-place.js";
 import { clearRewriteCaches, compileOp, opJob, type FileText } from "../../src/tools/ast-grep/rewrite.js";

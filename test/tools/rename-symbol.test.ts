@@ -141,6 +141,11 @@ describe("rename_symbol", () => {
     ["strict-mode reserved word", { from: "fetchUser", to: "interface" }, /reserved word/],
     ["same name", { from: "fetchUser", to: "fetchUser" }, /already called fetchUser/],
     ["a lib declaration", { from: "Array", to: "List" }, /^No declaration named Array found\.$/],
+    [
+      "no new name, in the command's words",
+      { from: "fetchUser", to: "" },
+      /^\/rename-symbol needs the new name: `\/rename-symbol <from> <to>`, or `\/rename-symbol <to> --at path:line\[:col\]`\.$/,
+    ],
   ])("errors: %s", async (_name, params, message) => {
     expect((await failure(project, params)).message).toMatch(message);
   });

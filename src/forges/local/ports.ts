@@ -1,0 +1,152 @@
+/**
+ * The local front end's ports: a git checkout is one "pull request" — the durable stack under .git,
+ * the work tree as the workspace (and as its own trusted configuration), changes written to the
+ * work tree and committed, replies on the terminal. Requests run through the same pipeline as on
+ * GitHub (pipeline/run-request.ts).
+ */
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { realpath } from "node:fs/promises";
+import type { SlashCommand } from "../../core/commands.js";
+import { commitMessage } from "../../core/commit-message.js";
+import { DEFAULT_COMMAND_LIMITS, type Steering } from "../../core/context.js";
+import { LOCAL_RESOLVE_COMMANDS } from "../../core/messages.js";
+import type { Runtime } from "../../core/runtime.js";
+import { UserError } from "../../errors.js";
+import type { Ports, PullRequestView, RequestConfig, WorkingStatus } from "../../pipeline/ports.js";
+import type { ReplyStatus } from "../../pipeline/reply.js";
+import { REQUEST_VERSION, type Request } from "../../pipeline/request.js";
+import { runRequest } from "../../pipeline/run-request.js";
+import { DirectoryWorkspace } from "./directory-workspace.js";
+import { FileStore } from "./file-store.js";
+import { findCheckout, git, headSha } from "./git.js";
+import { appliedCommits, revertInCheckout } from "./history.js";
+import type { Reply } from "../../pipeline/reply.js";
+import { commitPaths, writeChangeSet } from "./working-tree.js";
+
+/**
+ * Where a local request's answers go: the front end decides (the CLI prints them on the terminal,
+ * forges/local/terminal.ts; a worker collects them; another front end sends them on).
+ */
+export interface ReplySink {
+  /** The request's reply, in the neutral model (pipeline/reply.ts). */
+  reply(reply: Reply): void;
+  /** A line meanwhile, in the runtime's markdown-ish text: the early working status, the cause of a failure. */
+  note(text: string): void;
+  /** Someone watches as it runs (a terminal): only then does a long command say early that it is working. */
+  watched?: boolean;
+}
+
+export interface LocalOptions {
+  cwd: string;
+  runtime: Runtime;
+  sink: ReplySink;
+  /** Write the change into the work tree but make no commit. */
+  noCommit?: boolean;
+  steering?: Steering;
+  /** After how long a command says on stderr that it is working, when stderr is a terminal (pipeline/cost.ts). */
+  statusAfterMs?: number;
+}
+
+export interface LocalCheckout {
+  root: string;
+  gitDir: string;
+  store: FileStore;
+}
+
+/** The checkout around `cwd` and its durable stack. */
+export async function openCheckout(cwd: string): Promise<LocalCheckout> {
+  const checkout = await findCheckout(cwd);
+  return { root: await realpath(checkout.root), gitDir: checkout.gitDir, store: new FileStore(path.join(checkout.gitDir, "resolve-bot")) };
+}
+
+async function localActor(root: string): Promise<string> {
+  const name = await git(root, ["config", "user.name"]).catch(() => "");
+  return name.trim() || os.userInfo().username;
+}
+
+export function localPorts(checkout: LocalCheckout, options: LocalOptions): Ports<RequestConfig, PullRequestView> {
+  const { root, gitDir, store } = checkout;
+  const config: RequestConfig = { steering: options.steering ?? "stack", commandLimits: DEFAULT_COMMAND_LIMITS };
+  const { sink } = options;
+  return {
+    runtime: options.runtime,
+    resolveCommands: LOCAL_RESOLVE_COMMANDS,
+    config: { load: async () => ({ ok: true, config }), fallback: config },
+    // Whoever can run the command line owns the checkout.
+    permission: { refusal: async () => undefined },
+    pullRequest: { read: async () => ({ headSha: await headSha(root), state: "open" }) },
+    stack: { open: () => store },
+    workspace: {
+      async at(_pr, sha) {
+        const files = new DirectoryWorkspace(root, sha);
+        // Locally the checkout is the user's own: its configuration (/ast-fix's rules) is trusted as it is.
+        files.defaultBranch = async () => files;
+        files.revert = (commit) => revertInCheckout(root, gitDir, files, commit);
+        return files;
+      },
+    },
+    history: { applied: () => appliedCommits(root) },
+    commit: {
+      async commit(_pr, _parent, changes, request) {
+        const written = await writeChangeSet(root, changes);
+        if (written.paths.length === 0 || options.noCommit) return undefined;
+        try {
+          return await commitPaths(root, gitDir, written.paths, commitMessage({ record: request.record, reason: request.reason }));
+        } catch (error) {
+          await written.restore();
+          const cause = error instanceof UserError ? error.message : String(error);
+          throw new UserError(
+            `${cause}\nNothing was committed; the work tree and the index are as they were, and the action is still pending.`,
+          );
+        }
+      },
+    },
+    reply: { send: async (reply) => sink.reply(reply), ...watchedStatus(options) },
+    log: {
+      warn: () => undefined,
+      // The terminal is the operator's own: the cause is said as it is (there is no other log).
+      error: ({ err }) => sink.note(err instanceof Error ? err.message : String(err)),
+    },
+  };
+}
+
+/** The early status where someone watches: a line, which later lines follow (nothing to settle). */
+function watchedStatus({ sink, statusAfterMs }: LocalOptions): { working?: WorkingStatus } {
+  if (statusAfterMs === undefined || sink.watched !== true) return {};
+  let said = false;
+  return {
+    working: {
+      afterMs: statusAfterMs,
+      say: async (text) => {
+        said = true;
+        sink.note(text);
+      },
+      out: async () => said,
+      settle: async () => undefined,
+    },
+  };
+}
+
+/** Runs slash commands on the checkout around `options.cwd`, as one request; says how it went. */
+export async function runLocalCommands(commands: SlashCommand[], options: LocalOptions): Promise<ReplyStatus> {
+  const checkout = await openCheckout(options.cwd);
+  const request: Request = {
+    version: REQUEST_VERSION,
+    forge: { id: "local" },
+    repository: { owner: "local", repo: checkout.root },
+    pullRequest: 0,
+    actor: { login: await localActor(checkout.root) },
+    id: randomUUID(),
+    intent: { kind: "commands", commands },
+    origin: { kind: "terminal" },
+  };
+  return (await runRequest(request, localPorts(checkout, options))).status;
+}
+
+/** A stored request for the local forge: its repository names the checkout (src/runner/forge-registry.ts's `local`). */
+export async function runLocalRequest(request: Request, options: Omit<LocalOptions, "cwd">): Promise<ReplyStatus> {
+  const checkout = await openCheckout(request.repository.repo);
+  return (await runRequest(request, localPorts(checkout, { ...options, cwd: checkout.root }))).status;
+}
