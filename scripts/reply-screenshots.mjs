@@ -5,7 +5,7 @@
  * here: test/e2e/reply-docs.test.ts writes each .md from what the real server posted against the
  * emulator (run it with UPDATE_REPLY_DOCS=1 first; `npm run screenshots` does both), and a
  * `<name>.thread.json` beside a reply frames it in its review thread.
- * Needs Debian's chromium (`apt-get install -y chromium`).
+ * Needs Debian's chromium and a colour-emoji font (`apt-get install -y chromium fonts-noto-color-emoji`).
  * Usage: node scripts/reply-screenshots.mjs [chromium binary]
  */
 import { execFileSync } from "node:child_process";
@@ -31,6 +31,35 @@ const kinds = Object.fromEntries(
 );
 
 const escape = (value) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * GitHub colours a ```diff block (its diff grammar and github-markdown-css's classes): removed
+ * lines and `--- a/…` red, added lines and `+++ b/…` green, `@@ … @@` purple, git's headers bold
+ * blue. marked highlights nothing itself, so without this every diff would be grey.
+ */
+const GIT_HEADER =
+  /^(diff |index |new file mode |deleted file mode |old mode |new mode |similarity index |rename (from|to) |Binary files )/;
+function diffLine(line) {
+  const cls = line.startsWith("+")
+    ? "pl-mi1"
+    : line.startsWith("-")
+      ? "pl-md"
+      : line.startsWith("@@")
+        ? "pl-mdr"
+        : GIT_HEADER.test(line)
+          ? "pl-mh"
+          : "";
+  return cls ? `<span class="${cls}">${escape(line)}</span>` : escape(line);
+}
+marked.use({
+  renderer: {
+    code({ text, lang }) {
+      if (lang !== "diff") return false;
+      const body = text.split("\n").map(diffLine).join("\n");
+      return `<div class="highlight highlight-source-diff"><pre>${body}</pre></div>\n`;
+    },
+  },
+});
 
 /**
  * A review thread as GitHub shows it under "Files changed" and in the conversation: the file and

@@ -9,9 +9,9 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { SlashCommand } from "./commands.js";
-import type { LineAnchor, UnusableLines } from "./context.js";
-import type { AnyToolDefinition } from "./tool.js";
+import type { AnyToolDefinition, LineAnchor, UnusableLines } from "./tool.js";
 import { describeSchemaError } from "./schema-errors.js";
+import { pluralWord } from "./text.js";
 
 /**
  * `asSuggestion`: the command carried `--as-suggestion` (any preview tool: offer, do not push).
@@ -267,7 +267,7 @@ function bindPositionals(
       .slice(next)
       .map((word) => JSON.stringify(word))
       .join(", ");
-    errors.push(`Unexpected argument${positionals.length - next === 1 ? "" : "s"}: ${extra}.`);
+    errors.push(`Unexpected ${pluralWord(positionals.length - next, "argument")}: ${extra}.`);
   }
 }
 

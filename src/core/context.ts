@@ -2,7 +2,8 @@
 import type { ChangeSet } from "../workspace/changeset.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { SlashCommand } from "./commands.js";
-import type { CommandOutcome } from "./runtime.js";
+import type { CommandOutcome } from "./outcomes.js";
+import type { LineAnchor, UnusableLines } from "./tool.js";
 import type { PendingActionStore, PendingRecord } from "./store.js";
 
 export type Steering = "stack" | "strict";
@@ -23,22 +24,6 @@ export interface CommitRequest {
   message: string;
   /** The request step that applies it (a forge records it in the commit). */
   requestStep?: string;
-}
-
-/** Lines of a file at the head a command was written on (a review comment on a line), 1-based, inclusive. */
-export interface LineAnchor {
-  path: string;
-  startLine: number;
-  endLine: number;
-}
-
-/**
- * Lines a command was written on that cannot scope it: they left the diff (an outdated review
- * comment) or number the base's version. `refusal` answers a command that needs them (a tool
- * whose `atLines` reads the lines); every other command runs as if written in the conversation.
- */
-export interface UnusableLines {
-  refusal: string;
 }
 
 /** A commit resolve-bot applied (its message carries the `Resolve-Action:` trailer: commit-message.ts). */

@@ -1,6 +1,6 @@
 /**
  * Loads custom tools named in the server's own configuration (RESOLVE_BOT_TOOLS: comma-separated
- * module paths or package names). Never from a repository or a pull request branch (spec §5).
+ * module paths or package names). Never from a repository or a pull request branch: a tool runs with the server's rights, so only the operator names it.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,4 +1,4 @@
-/** Every sentence the runtime says that the spec fixes, in one place (spec §3, §5, §7). */
+/** Every fixed sentence the runtime says (resolve, the stack's limits, steering, undo), in one place. */
 import type { PendingRecord } from "./store.js";
 import { shortSha } from "./revision.js";
 
@@ -9,7 +9,7 @@ export const applied = (label: string): string => `Applied: ${label}.`;
 export const discarded = (label: string, reason: string): string => `Discarded: ${label}. Reason: ${reason}`;
 export const applyFailed = (cause: string): string => `Apply failed: ${cause}`;
 
-/** `AST Edit: 2 replacements in 1 file` → `Accept: 2 replacements in 1 file [AST Edit]` (spec §3). */
+/** `AST Edit: 2 replacements in 1 file` → `Accept: 2 replacements in 1 file [AST Edit]`: how a resolved action is named. */
 export function renderResolvedLabel(action: "apply" | "discard", label: string): string {
   const verb = action === "apply" ? "Accept" : "Discard";
   const split = label.indexOf(": ");
@@ -30,7 +30,7 @@ export const UNDO_COMMAND = "`/resolve undo <reason>`";
 export const LOCAL_UNDO_COMMAND = '`resolve-bot resolve undo "<reason>"`';
 
 /**
- * The line every reply ends with while something is pending (spec §7); undefined when empty.
+ * The line every reply ends with while something is pending; undefined when empty.
  * `commands` is how the front end says the resolve commands.
  */
 export function steeringLine(stack: PendingRecord[], commands = RESOLVE_COMMANDS): string | undefined {

@@ -6,20 +6,10 @@ import { stackWouldOverflow } from "./messages.js";
 import { resultText } from "./result.js";
 import { UserError } from "../errors.js";
 import type { CommandContext } from "./context.js";
-import type { PendingRecord } from "./store.js";
 import type { AnyToolDefinition } from "./tool.js";
+import type { PreviewOutcome, PushedAction } from "./outcomes.js";
 
-export interface PushedAction {
-  record: PendingRecord;
-  diff: string;
-}
-
-export interface PreviewOutcome {
-  ok: boolean;
-  /** The tool's reply text. */
-  message: string;
-  pushed: PushedAction[];
-}
+export type { PreviewOutcome, PushedAction } from "./outcomes.js";
 
 /** `room`: how many more actions the stack may take; a preview that proposes more pushes none. */
 export async function preview(

@@ -1,8 +1,7 @@
-/** The tools a runtime knows: built-ins plus the server's custom tools. */
+/** The tools a runtime knows, by name; what they are is the composition's business (tools/index.ts). */
 import { normaliseCommandName } from "./commands.js";
 import { createToolAPI } from "./execution.js";
 import type { AnyToolDefinition, CustomToolFactory, ToolAPI } from "./tool.js";
-import { undoTool, UNDO_TOOL } from "./undo.js";
 
 /** Commands the runtime answers itself; no tool may take these names. */
 export const RESERVED_COMMANDS = ["resolve", "help", "pending"] as const;
@@ -14,7 +13,7 @@ export class ToolRegistry {
    * The runtime's own tools, behind a command of its own (undo: `/resolve undo`): replayed like
    * any tool, never listed or called by name.
    */
-  private readonly hidden = new Map<string, AnyToolDefinition>([[UNDO_TOOL, undoTool(this.api)]]);
+  private readonly hidden = new Map<string, AnyToolDefinition>();
 
   register(tool: AnyToolDefinition): void {
     if (!tool || typeof tool.name !== "string" || !/^[a-z][a-z0-9_-]*$/i.test(tool.name)) {
@@ -29,6 +28,13 @@ export class ToolRegistry {
       throw new Error(`Tool name ${tool.name} is reserved.`);
     if (this.tools.has(key)) throw new Error(`Two tools are named ${tool.name}.`);
     this.tools.set(key, tool);
+  }
+
+  /** A tool of the runtime's own (undo): found by `get` for replay, never by `command` or `list`. */
+  registerHidden(tool: AnyToolDefinition): void {
+    const key = normaliseCommandName(tool.name);
+    if (this.tools.has(key) || this.hidden.has(key)) throw new Error(`Two tools are named ${tool.name}.`);
+    this.hidden.set(key, tool);
   }
 
   async registerFactory(factory: CustomToolFactory): Promise<AnyToolDefinition> {

@@ -1,5 +1,5 @@
 /**
- * Replay (spec §6): a pending action is stored as a record, not a closure. To resolve it, the
+ * Replay: a pending action is stored as a record, not a closure. To resolve it, the
  * tool is executed again with the same parameters on the current files, the record's push is
  * picked out, and its digest must equal the record's, or the preview is stale.
  */

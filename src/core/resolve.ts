@@ -1,4 +1,4 @@
-/** The hidden `resolve` tool (spec §3): pop the newest pending action, then apply or discard it. */
+/** `/resolve apply|discard`: pop the newest pending action, then apply or discard it. */
 import { applyAction, rejectAction } from "./execution.js";
 import { applied, applyFailed, discarded, NOTHING_PENDING, recordingFailed, renderResolution, RESOLVE_USAGE } from "./messages.js";
 import { replay } from "./replay.js";
@@ -7,23 +7,9 @@ import { UserError } from "../errors.js";
 import type { CommandContext } from "./context.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
+import type { ResolveAction, ResolveOutcome } from "./outcomes.js";
 
-export type ResolveAction = "apply" | "discard";
-
-export interface ResolveOutcome {
-  ok: boolean;
-  /** The reply, exactly as the spec words it. */
-  message: string;
-  /** Set when an action was resolved (popped). */
-  resolved?: {
-    record: PendingRecord;
-    action: ResolveAction;
-    reason: string;
-    /** `Accept: … [Source]\nReason: …` (spec §3 rendering). */
-    rendered: string;
-    commit?: string;
-  };
-}
+export type { ResolveAction, ResolveOutcome } from "./outcomes.js";
 
 /** What `/resolve` may be asked: resolve the newest action, or preview undoing resolve-bot's newest commit (core/undo.ts). */
 export type ResolveVerb = ResolveAction | "undo";
@@ -65,7 +51,7 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message, ...stepOf(ctx) });
   } catch (error) {
     // A cause the reviewer can act on (stale preview, refused push, the tool's own UserError):
-    // nothing was committed, so the action stays on the stack (spec §3).
+    // nothing was committed, so the action stays on the stack for another try.
     if (error instanceof UserError) return { ok: false, message: applyFailed(error.message) };
     // Anything else is not the reviewer's to fix and never reads "Apply failed": the forge failing
     // for now goes back to the job queue (nothing was committed, and the journal makes the next
@@ -101,8 +87,8 @@ async function discardTop(registry: ToolRegistry, record: PendingRecord, reason:
     const rejected = await rejectAction(live, reason, workspace);
     if (rejected && resultText(rejected) !== "") message = resultText(rejected);
   } catch (error) {
-    // Tool gone, files changed, cleanup failed: the default message stands (spec §6). A failure
-    // that is not the reviewer's (a bug in reject(), the forge down) is still worth a log line.
+    // Tool gone, files changed, cleanup failed: the default message stands (reject() is reached
+    // only through a replay). A failure that is not the reviewer's (a bug in reject(), the forge down) is still worth a log line.
     if (!(error instanceof UserError))
       ctx.report?.(error, `discarding ${record.label}: replay or cleanup failed; the default message stands`);
   }

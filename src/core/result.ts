@@ -19,7 +19,7 @@ export function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-/** The text parts of a result joined with newlines (spec §3). */
+/** The text parts of a result joined with newlines: the reply a tool gives. */
 export function resultText(result: ToolResult): string {
   return result.content
     .filter((part) => part.type === "text")

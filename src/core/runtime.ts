@@ -14,36 +14,21 @@ import {
   strictRefusal,
   tooManyCommands,
   UNDO_COMMAND,
+  UNDO_UNAVAILABLE,
 } from "./messages.js";
-import { preview, type PushedAction } from "./preview.js";
+import { preview } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
-import { parseResolveArgs, resolve, type ResolveOutcome } from "./resolve.js";
+import { parseResolveArgs, resolve } from "./resolve.js";
+import type { ResolveOutcome } from "./outcomes.js";
 import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
 import { suggestOnly } from "./suggest.js";
 import { commandName, usageBlock } from "./usage.js";
 import { previewUndo, UNDO_TOOL } from "./undo.js";
+import type { CommandOutcome, CommentOutcome } from "./outcomes.js";
+import { pluralWord } from "./text.js";
 
-export interface CommandOutcome {
-  /** The command as typed, e.g. `/ast-edit`. */
-  command: string;
-  kind: "preview" | "resolve" | "help" | "pending" | "error";
-  ok: boolean;
-  /** The reply for this command (the steering line is added by the front end). */
-  message: string;
-  pushed?: PushedAction[];
-  resolved?: ResolveOutcome["resolved"];
-}
-
-export interface CommentOutcome {
-  outcomes: CommandOutcome[];
-  /** Commands not run because an earlier one failed. */
-  skipped: string[];
-  /** The stack after the comment, newest first. */
-  stack: PendingRecord[];
-  /** The steering line (spec §7), when something is pending. */
-  steering?: string;
-}
+export type { CommandOutcome, CommentOutcome } from "./outcomes.js";
 
 export class Runtime {
   constructor(readonly registry: ToolRegistry) {}
@@ -169,7 +154,9 @@ export class Runtime {
   private async undoCommand(typed: string, reason: string, ctx: CommandContext): Promise<CommandOutcome> {
     const room = await this.stackRoom(ctx);
     if (typeof room === "string") return { command: typed, kind: "error", ok: false, message: room };
-    const outcome = await previewUndo(this.registry.get(UNDO_TOOL)!, reason, ctx, room);
+    const undo = this.registry.get(UNDO_TOOL);
+    if (!undo) return { command: typed, kind: "error", ok: false, message: UNDO_UNAVAILABLE };
+    const outcome = await previewUndo(undo, reason, ctx, room);
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }
 
@@ -186,7 +173,7 @@ export class Runtime {
   }
 
   /**
-   * /help: the preview tools with their usage, and resolve explained on its own (spec §3).
+   * /help: the preview tools with their usage, and resolve explained on its own (it is no tool).
    * Paragraphs, lists and examples are separated by blank lines, so markdown keeps them apart.
    */
   help(ctx?: CommandContext): string {
@@ -195,7 +182,7 @@ export class Runtime {
       const parts = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, usageBlock(tool)];
       const examples = tool.examples ?? [];
       if (examples.length > 0)
-        parts.push(`Example${examples.length === 1 ? "" : "s"}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
+        parts.push(`${pluralWord(examples.length, "Example")}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
       return parts.join("\n\n");
     });
     const commands = ctx?.resolveCommands ?? RESOLVE_COMMANDS;

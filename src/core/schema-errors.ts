@@ -3,10 +3,11 @@
  * `needs at least 2 values (got 1)` rather than `expected array length to be greater or equal to 2`.
  */
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import { plural } from "./text.js";
 
 function shown(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `${value.length} value${value.length === 1 ? "" : "s"}`;
+  if (Array.isArray(value)) return plural(value.length, "value");
   if (value === null) return "nothing";
   if (typeof value === "object") return "a map";
   // Numbers and booleans (all that is left of YAML or JSON) as written.
@@ -76,7 +77,7 @@ export function allowedByUnion(schema: JsonSchema): string {
 /** What is wrong, without the parameter's name (the caller puts it in front). */
 export function describeSchemaError(error: Pick<ValueError, "type" | "schema" | "value" | "message">): string {
   const { schema, value } = error;
-  const values = (count: number) => `${count} value${count === 1 ? "" : "s"}`;
+  const values = (count: number) => plural(count, "value");
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return "is required";

@@ -1,5 +1,5 @@
 /**
- * The pending-action stack of one pull request (spec §2), as durable records (spec §6).
+ * The pending-action stack of one pull request (last in, first out), as durable records that are replayed, not closures kept in memory (replay.ts).
  * Front ends provide the storage: a file under .git/ locally, check runs on GitHub.
  */
 

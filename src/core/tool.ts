@@ -1,5 +1,5 @@
 /**
- * The tool API: what built-in and custom tools are written against (spec §1, §5). Built-in tools
+ * The tool API: what built-in and custom tools are written against (pending actions, `pushPendingAction`). Built-in tools
  * also use what the package exports beside it (src/api.ts: `stageChangeSet`, results, `UserError`)
  * and src/workspace's path helpers. Nothing here knows about GitHub or git.
  */
@@ -8,7 +8,22 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolResult } from "./result.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { ChangeSet } from "../workspace/changeset.js";
-import type { LineAnchor } from "./context.js";
+
+/** Lines of a file at the head a command was written on (a review comment on a line), 1-based, inclusive. */
+export interface LineAnchor {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * Lines a command was written on that cannot scope it: they left the diff (an outdated review
+ * comment) or number the base's version. `refusal` answers a command that needs them (a tool
+ * whose `atLines` reads the lines); every other command runs as if written in the conversation.
+ */
+export interface UnusableLines {
+  refusal: string;
+}
 
 export interface CustomToolPendingAction {
   /** Short human summary, e.g. "AST Edit: 2 replacements in 1 file". */

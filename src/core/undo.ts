@@ -1,7 +1,7 @@
 /**
  * `/resolve undo <reason>`: previews reverting the newest commit resolve-bot applied, as a new
  * pending action. The preview is made by a hidden tool whose parameters name that commit, so the
- * action is stored as a record and replayed like any other (spec §6): its apply reverts the commit
+ * action is stored as a record and replayed like any other (replay.ts): its apply reverts the commit
  * again on the head it is applied to, and is stale when that revert differs from the preview.
  * The revert itself is the front end's: `Workspace.revert` (git's, onto the workspace's revision).
  */

@@ -17,6 +17,7 @@ import type { Workspace } from "../workspace/workspace.js";
 import type { AnyPorts, PipelineLog, WorkingStatus } from "./ports.js";
 import type { Reply } from "./reply.js";
 import { awaitsReply, type Request } from "./request.js";
+import { pluralWord } from "../core/text.js";
 
 export const STATUS_AFTER_VARIABLE = "RESOLVE_BOT_STATUS_AFTER_SECONDS";
 const DEFAULT_STATUS_AFTER_SECONDS = 5;
@@ -38,7 +39,7 @@ export function statusAfterMs(env: NodeJS.ProcessEnv): number | undefined {
 
 /** The early status: the command as the runtime labels it (e.g. "`/ast-edit`") and the head's file count. */
 export function workingText(command: string, files: number): string {
-  return `Working on ${command} (${files.toLocaleString("en-US")} ${files === 1 ? "file" : "files"})…`;
+  return `Working on ${command} (${files.toLocaleString("en-US")} ${pluralWord(files, "file")})…`;
 }
 
 /** The line a reply ends with when an early status went out. */

@@ -27,7 +27,7 @@ export interface Reply {
   notice?: string;
   /** The stack afterwards, newest first. */
   stack: PendingRecord[];
-  /** The steering line (spec §7) while something is pending. */
+  /** The steering line (`Pending: … Resolve it with …`) while something is pending. */
   steering?: string;
   /** How long the request took (ms): given only when it said early that it was working (pipeline/cost.ts). */
   took?: number;

@@ -130,7 +130,7 @@ function editLedger(request: Request, outcomes: number, config?: RequestConfig):
   return { preface: `This answers what your edit added: ${lines.join(", ")}.`, ran: request.origin.edit.keys.slice(0, outcomes) };
 }
 
-/** A refusal or notice that ran nothing: still ends with the steering line (spec §7). */
+/** A refusal or notice that ran nothing: still ends with the steering line while something is pending. */
 async function notice(
   ports: AnyPorts,
   status: ReplyStatus,

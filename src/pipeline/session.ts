@@ -6,7 +6,8 @@
  * (on GitHub, CheckRunStack keeps the head its runs are on: forges/github/checks/stack.ts).
  */
 import { normaliseCommandName } from "../core/commands.js";
-import type { CommandContext, LineAnchor, UnusableLines } from "../core/context.js";
+import type { CommandContext } from "../core/context.js";
+import type { LineAnchor, UnusableLines } from "../core/tool.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { carriedOut } from "./journal.js";
 import type { Ports, PullRequestView, RequestConfig, RequestJournal, StackStore } from "./ports.js";

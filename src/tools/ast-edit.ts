@@ -1,5 +1,5 @@
 /**
- * The built-in `ast_edit` tool (spec §4): structural search and replace with ast-grep patterns or
+ * The built-in `ast_edit` tool: structural search and replace with ast-grep patterns or
  * YAML rules. It previews with a dry run and pushes one pending action whose change set holds the
  * rewritten files; apply stages exactly that change. Output is byte-identical to running
  * `ast-grep run -p PAT -r OUT -U` once per op, in order (rules: `ast-grep scan --rule R
@@ -17,7 +17,7 @@ import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import picomatch from "picomatch";
 import { normalizePath, normalizeScope } from "../workspace/paths.js";
-import { plural } from "./plural.js";
+import { plural } from "../core/text.js";
 import { AST_LANGS, hostsInjected, languageTable, langForPath, langFromName, type AstLang } from "./ast-grep/languages.js";
 import {
   compileOp,

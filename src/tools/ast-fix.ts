@@ -12,7 +12,7 @@ import { errorResult, textResult, type ToolResult } from "../core/result.js";
 import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI, WorkspaceReader } from "../core/tool.js";
-import { plural } from "./plural.js";
+import { plural } from "../core/text.js";
 import { cliLimits, selectFiles, skippedLines } from "./ast-edit.js";
 import { hostsInjected, langFromName, type AstLang } from "./ast-grep/languages.js";
 import type { Job } from "./ast-grep/rewrite.js";

@@ -1,7 +1,8 @@
-/** The built-in tools, and a registry with them plus the server's custom tools. */
+/** The built-in tools, and a registry with them, the runtime's undo and the server's custom tools. */
 import { loadCustomTools } from "../core/custom-tools.js";
 import { ToolRegistry } from "../core/registry.js";
 import type { CustomToolFactory } from "../core/tool.js";
+import { undoTool } from "../core/undo.js";
 import astEdit from "./ast-edit.js";
 import astFix from "./ast-fix.js";
 import move from "./move.js";
@@ -18,6 +19,7 @@ export interface RegistryOptions {
 
 export async function createRegistry(options: RegistryOptions = {}): Promise<ToolRegistry> {
   const registry = new ToolRegistry();
+  registry.registerHidden(undoTool(registry.api));
   for (const factory of BUILTIN_TOOLS) await registry.registerFactory(factory);
   await loadCustomTools(options.customTools, registry, options.baseDir);
   return registry;

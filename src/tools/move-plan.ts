@@ -15,7 +15,7 @@ import { ts } from "ts-morph";
 import type { WorkspaceReader } from "../core/tool.js";
 import { UserError } from "../errors.js";
 import { normalizePath } from "../workspace/paths.js";
-import { plural } from "./plural.js";
+import { plural, pluralWord } from "../core/text.js";
 import {
   ALL_KINDS,
   SERVICE_MISSES,
@@ -161,7 +161,7 @@ function refuseBroken(plan: MovePlan): void {
   if (lines.length === 0) return;
   const what = plan.pairs.map((pair) => `${pair.from} to ${pair.to}`).join(", ");
   throw new UserError(
-    `Cannot move ${what}: afterwards ${lines.length === 1 ? "this" : "these"} would be broken, so nothing was changed:\n${lines.join("\n")}`,
+    `Cannot move ${what}: afterwards ${pluralWord(lines.length, "this", "these")} would be broken, so nothing was changed:\n${lines.join("\n")}`,
   );
 }
 

@@ -5,7 +5,7 @@
 import type { CustomToolFactory, ToolAPI } from "../core/tool.js";
 import { stageChangeSet } from "../core/execution.js";
 import { textResult } from "../core/result.js";
-import { plural } from "./plural.js";
+import { plural } from "../core/text.js";
 import { preferenceParameters, type PreferenceParams } from "./ts-preference-params.js";
 
 export function renameLabel(from: string, to: string, references: number, files: number): string {

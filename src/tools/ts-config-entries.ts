@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { ts } from "ts-morph";
-import { plural } from "./plural.js";
+import { plural } from "../core/text.js";
 import { ROOT, toAbs, type VirtualFs } from "./ts-project.js";
 
 export type EntryKind =

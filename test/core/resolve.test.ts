@@ -9,7 +9,7 @@ import { appendTool, harness, noteTool } from "../helpers/fake-tools.js";
 
 const NOTHING = "No pending action to resolve. Nothing to apply or discard.";
 
-describe("resolve (spec §3)", () => {
+describe("resolve: apply or discard the newest pending action", () => {
   test("nothing pending: apply and discard fail with the exact message", async () => {
     const h = await harness([noteTool]);
     const runtime = new Runtime(h.registry);
@@ -166,7 +166,7 @@ describe("resolve (spec §3)", () => {
   });
 });
 
-describe("custom tools: pushPendingAction (spec §5)", () => {
+describe("custom tools: pushPendingAction", () => {
   const capture: { pi?: ReturnType<typeof createToolAPI> } = {};
   const leaky: CustomToolFactory = (pi) => {
     capture.pi = pi;
@@ -212,7 +212,7 @@ describe("custom tools: pushPendingAction (spec §5)", () => {
   });
 });
 
-describe("commands and steering (spec §7)", () => {
+describe("commands and steering", () => {
   test("unknown command lists known commands; bad args list errors and usage", async () => {
     const h = await harness([noteTool, appendTool]);
     const runtime = new Runtime(h.registry);

@@ -4,6 +4,7 @@ import { stageChangeSet } from "../../src/core/execution.js";
 import { MemoryPendingActionStore } from "../../src/core/store.js";
 import type { CommandContext } from "../../src/core/context.js";
 import { ToolRegistry } from "../../src/core/registry.js";
+import { undoTool } from "../../src/core/undo.js";
 import { UserError } from "../../src/errors.js";
 import type { ChangeSet } from "../../src/workspace/changeset.js";
 import { MemoryWorkspace, type Workspace } from "../../src/workspace/workspace.js";
@@ -104,6 +105,7 @@ export interface Harness {
 /** A registry with the given tools, an in-memory stack and workspace, and a recording committer. */
 export async function harness(factories: CustomToolFactory[], files: Record<string, string> = {}): Promise<Harness> {
   const registry = new ToolRegistry();
+  registry.registerHidden(undoTool(registry.api));
   for (const factory of factories) await registry.registerFactory(factory);
   const store = new MemoryPendingActionStore();
   let workspace: Workspace = new MemoryWorkspace(files, "rev1");

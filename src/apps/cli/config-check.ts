@@ -9,6 +9,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } fro
 import { normaliseCommandName } from "../../core/commands.js";
 import { nameProblems, parseRepoConfig, schemaProblems, type ConfigProblem } from "../../config/repo-config.js";
 import { repoConfigJsonSchema } from "../../config/repo-config-schema.js";
+import { plural } from "../../core/text.js";
 
 export interface ConfigCheck {
   /** `file:line:col: message`, one per problem, in file order. */
@@ -120,7 +121,7 @@ export async function runConfigCommand(
     return 0;
   }
   for (const problem of check.problems) options.output.out(problem);
-  const count = check.problems.length === 1 ? "1 problem" : `${check.problems.length} problems`;
+  const count = plural(check.problems.length, "problem");
   options.output.err(`${shown}: ${count}; with this file on the default branch, the gate check fails and no command runs.`);
   return 1;
 }

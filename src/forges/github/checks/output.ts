@@ -7,6 +7,7 @@ import { RESOLVE_COMMANDS, renderResolution } from "../../../core/messages.js";
 import type { PendingRecord, PreviewPresentation, Resolution } from "../../../core/store.js";
 import { codeBlock, text, truncate } from "../replies/markdown.js";
 import { shortSha } from "../../../core/revision.js";
+import { plural } from "../../../core/text.js";
 
 /** GitHub's limit on output.summary and output.text. */
 export const OUTPUT_LIMIT = 65_535;
@@ -26,10 +27,13 @@ export function annotationMessage(hunk: string): string {
 
 /** The summary of a pending action's run (the durable record is appended by the store). */
 export function actionSummary(record: PendingRecord, preview: PreviewPresentation, note: string, hunks: number, annotated: number): string {
+  // A tool's summary usually opens with the label, which the first line already says in bold.
+  const [first = "", ...rest] = preview.summary.split("\n");
+  const summaryBody = first === record.label ? rest.join("\n").trim() : preview.summary;
   const parts = [
     note,
     `**${text(record.label)}** — previewed on ${shortSha(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
-    preview.summary ? truncate(text(preview.summary), 8_000).text : "",
+    summaryBody ? truncate(text(summaryBody), 8_000).text : "",
     hunks > annotated ? `The first ${annotated} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
     `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
   ].filter(Boolean);
@@ -47,7 +51,7 @@ export function completedTitle(verb: string, record: PendingRecord): string {
   return limitTitle(`${verb}: ${record.label}`);
 }
 
-/** Who resolved it, the commit, and the decision as spec §3 renders it (`Accept: … [Source]`, then the reason). */
+/** Who resolved it, the commit, and the decision as resolve renders it (`Accept: … [Source]`, then the reason). */
 export function resolutionSummary(record: PendingRecord, resolution: Resolution, commitUrl: (sha: string) => string): string {
   const outcome =
     resolution.action === "apply"
@@ -102,7 +106,7 @@ export function restoredNote(sha: string): string {
 }
 
 function pendingEdits(count: number): string {
-  return `${count} pending edit${count === 1 ? "" : "s"}`;
+  return plural(count, "pending edit");
 }
 
 /** Why the pending actions of a closed or merged pull request were completed without being applied. */

@@ -8,6 +8,7 @@
 import { refusedWith } from "../api/http-errors.js";
 import { binaryFiles, formatPatch, isNew, isOld, parsePatch, splitPatch, type FilePatch, type Hunk } from "./patch-parts.js";
 import type { GitHubClient, PullRequestInfo } from "../types.js";
+import { plural } from "../../../core/text.js";
 
 /** GitHub's limit on issue, review and review comment bodies. */
 export const COMMENT_LIMIT = 65_536;
@@ -187,10 +188,6 @@ export function patchComments(patch: string, heading: (part: number, parts: numb
 }
 
 const TOO_LONG = "the rest cannot travel as a patch: one of its lines is longer than a comment may hold (65,536 characters)";
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /**
  * Posts the review (and, when the rest is too large for it, the patch parts as comments) and

@@ -9,6 +9,7 @@ import type { PendingRecord } from "../../../core/store.js";
 import { RESOLVE_COMMANDS } from "../../../core/messages.js";
 import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
 import { shortSha } from "../../../core/revision.js";
+import { plural } from "../../../core/text.js";
 
 /** GitHub comments hold 65,536 characters; diffs beyond this budget are cut. */
 const DIFF_BUDGET = 40_000;
@@ -49,9 +50,7 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
       const cut = truncate(diff, Math.max(2_000, diffBudget));
       const lines = cut.text.split("\n").length;
       const files = changedFiles(diff);
-      parts.push(
-        fold(`Diff: ${lines} lines in ${files} file${files === 1 ? "" : "s"}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES),
-      );
+      parts.push(fold(`Diff: ${lines} lines in ${plural(files, "file")}`, codeBlock(cut.text, "diff"), lines, FOLD_DIFF_LINES));
     }
   }
   return parts;
@@ -90,14 +89,14 @@ export function renderReply(result: CommentOutcome, links: ReplyLinks): string {
     sections.push(`Not run, because an earlier command failed: ${result.skipped.map((command) => `\`${command}\``).join(", ")}.`);
   }
   // The top was pushed by this very reply: its label is already in the status line, so the end
-  // says only the next command (spec §7's label and commands, each once).
+  // says only the next command (the steering line's label and commands, each said once).
   const top = result.stack[0];
   const pushedHere = top !== undefined && result.outcomes.some((outcome) => outcome.pushed?.some(({ record }) => record.id === top.id));
   const steering = pushedHere && result.stack.length === 1 ? `Next: ${RESOLVE_COMMANDS}.` : result.steering;
   return withSteering(truncateMarkdown(sections.join("\n\n"), COMMENT_LIMIT, "lines of this reply").text, steering);
 }
 
-/** Ends a rendered reply with the steering line while something is pending (spec §7). */
+/** Ends a rendered reply with the steering line while something is pending (`Pending: … Resolve it with …`). */
 export function withSteering(body: string, steering: string | undefined): string {
   return steering ? `${body}\n\n---\n${text(steering)}` : body;
 }

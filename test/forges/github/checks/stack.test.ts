@@ -61,6 +61,22 @@ describe("CheckRunStore", () => {
     expect(calls.map((call) => call.method)).toEqual(["checks.listForRef", "pulls.listCommits", "checks.create"]);
   });
 
+  test("the summary says the label once: a tool's summary that opens with it is shown without that line", async () => {
+    const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => [] });
+    const label = "AST Edit: 2 replacements in 2 files";
+    await new CheckRunStore(octokit, pr(), options).push(draft(label), {
+      summary: `${label}\n- src/log.ts: 1 replacement\n- src/main.ts: 1 replacement`,
+      diff: bigDiff(1),
+    });
+    const summary: string = calls.find((call) => call.method === "checks.create")!.params.output.summary;
+    expect(summary.split("\n").slice(0, 4)).toEqual([
+      `**${label}** — previewed on aaaaaaa for alice (#1 on the stack).`,
+      "",
+      "- src/log.ts: 1 replacement",
+      "- src/main.ts: 1 replacement",
+    ]);
+  });
+
   test("a diff over GitHub's limit is cut below 65,535 characters with a note", async () => {
     const { octokit, calls } = fakeOctokit({ "checks.listForRef": () => [] });
     await new CheckRunStore(octokit, pr(), options).push(draft("Big"), { summary: "", diff: bigDiff(2_000, 40) });
