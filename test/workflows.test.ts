@@ -50,21 +50,67 @@ test("actionlint fails on a mistake, naming it", () => {
 
 interface Step {
   uses?: string;
+  run?: string;
   with?: Record<string, unknown>;
 }
 
-test("a v* tag pushes the Dockerfile's image to ghcr.io/<owner>/resolve-bot", () => {
-  const workflow = parse(readFileSync(path.join(WORKFLOWS, "release.yml"), "utf8")) as {
-    on: { push: { tags: string[] } };
+interface Job {
+  needs?: string;
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
+
+const workflow = () =>
+  parse(readFileSync(path.join(WORKFLOWS, "release.yml"), "utf8")) as {
+    on: { release: { types: string[] }; push: { tags: string[] } };
     permissions: Record<string, string>;
-    jobs: Record<string, { steps: Step[] }>;
+    jobs: Record<string, Job>;
   };
-  expect(workflow.on).toEqual({ push: { tags: ["v*"] } });
-  expect(workflow.permissions).toEqual({ contents: "read", packages: "write" });
-  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+
+/** GitHub's tag filter (filter pattern cheat sheet): `[0-9]` a digit, `+` one or more of it, `.` itself. */
+function tagFilter(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/\./g, "\\.")}$`);
+}
+
+test("a published release or a vX.Y.Z tag starts the release; the moving major tag v1 does not", () => {
+  const { on } = workflow();
+  expect(on.release).toEqual({ types: ["published"] });
+  expect(on.push.tags).toEqual(["v[0-9]+.[0-9]+.[0-9]+"]);
+  const filter = tagFilter(on.push.tags[0]!);
+  expect(["v1.0.0", "v1.2.3", "v10.20.30"].filter((tag) => filter.test(tag))).toEqual(["v1.0.0", "v1.2.3", "v10.20.30"]);
+  expect(["v1", "v1.2", "v1.2.3-rc.1", "1.2.3"].filter((tag) => filter.test(tag))).toEqual([]);
+});
+
+test("the release job tests the bundle, makes the release commit and tags, publishes to npm with provenance", () => {
+  const { permissions, jobs } = workflow();
+  expect(permissions).toEqual({ contents: "read" });
+  const release = jobs.release!;
+  expect(release.permissions).toEqual({ contents: "write", "id-token": "write" });
+  const uses = release.steps.flatMap((step) => (step.uses ? [step.uses] : []));
+  expect(uses).toEqual(["actions/checkout@v5", "actions/setup-node@v5"]);
+  expect(release.steps.find((step) => step.uses?.startsWith("actions/setup-node@"))?.with?.["node-version"]).toBe(24);
+  const runs = release.steps.flatMap((step) => (step.run ? [step.run] : []));
+  const order = [
+    "npm ci",
+    "npm run build",
+    "test/e2e/action.test.ts",
+    "scripts/release-action.sh --no-build --push",
+    "npm publish --provenance",
+  ];
+  const at = order.map((part) => runs.findIndex((run) => run.includes(part)));
+  expect(at.every((index) => index >= 0)).toBe(true);
+  expect([...at].sort((a, b) => a - b)).toEqual(at);
+});
+
+test("the image job pushes the Dockerfile's image to ghcr.io/<owner>/resolve-bot:X.Y.Z for amd64 and arm64", () => {
+  const image = workflow().jobs.image!;
+  expect(image.needs).toBe("release");
+  expect(image.permissions).toEqual({ contents: "read", packages: "write" });
+  const steps = image.steps;
   const step = (action: string) => steps.find((candidate) => candidate.uses?.startsWith(`${action}@`));
   expect(steps.map((candidate) => candidate.uses)).toEqual([
-    "actions/checkout@v4",
+    "actions/checkout@v5",
+    "docker/setup-qemu-action@v3",
     "docker/setup-buildx-action@v3",
     "docker/login-action@v3",
     "docker/metadata-action@v5",
@@ -72,7 +118,13 @@ test("a v* tag pushes the Dockerfile's image to ghcr.io/<owner>/resolve-bot", ()
   ]);
   expect(step("docker/login-action")?.with?.registry).toBe("ghcr.io");
   expect(step("docker/metadata-action")?.with?.images).toBe("ghcr.io/${{ github.repository_owner }}/resolve-bot");
+  expect(step("docker/metadata-action")?.with?.tags).toContain("type=semver,pattern={{version}}");
   // The Dockerfile as `docker build .` builds it: no build arguments, so its default base.
-  expect(step("docker/build-push-action")?.with).toMatchObject({ context: ".", push: true, tags: "${{ steps.meta.outputs.tags }}" });
+  expect(step("docker/build-push-action")?.with).toMatchObject({
+    context: ".",
+    platforms: "linux/amd64,linux/arm64",
+    push: true,
+    tags: "${{ steps.meta.outputs.tags }}",
+  });
   expect(step("docker/build-push-action")?.with).not.toHaveProperty("build-args");
 });

@@ -34,4 +34,6 @@ test("Redis keeps what was recorded: appendonly yes, noeviction, on a volume", (
   expect(args).toContain("--appendonly yes");
   expect(args).toContain("--maxmemory-policy noeviction");
   expect(redis?.volumes).toEqual(["redis-data:/data"]);
+  // A current major (Redis 7 is past its end of support).
+  expect(redis?.image).toBe("redis:8");
 });

@@ -15,7 +15,11 @@ import { GitHubEmulator, runnerEnvironment, type WebhookEvent } from "./emulator
 import { waitFor, withoutMarker } from "./harness.js";
 import { patient } from "../helpers/patience.js";
 
-export const ACTION_ENTRY = path.resolve("dist/action/index.js");
+/**
+ * The bundle run: this checkout's build, or RESOLVE_BOT_ACTION_ENTRY (the release rehearsal,
+ * test/release.test.ts, runs the Action against its release tree's dist/action/index.js).
+ */
+export const ACTION_ENTRY = path.resolve(process.env.RESOLVE_BOT_ACTION_ENTRY ?? "dist/action/index.js");
 
 export interface ActionRun {
   code: number | null;
@@ -42,7 +46,7 @@ export interface ActionRunner {
 
 let nextRunId = 7_100_000_000;
 
-export async function startActionRunner(): Promise<ActionRunner & { stop(): Promise<void> }> {
+export async function startActionRunner(bundle = ACTION_ENTRY): Promise<ActionRunner & { stop(): Promise<void> }> {
   const gh = await GitHubEmulator.start();
   const temp = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-action-e2e-"));
   // One RUNNER_TEMP for the suite, as a self-hosted runner keeps it: the repository cache is reused.
@@ -62,7 +66,7 @@ export async function startActionRunner(): Promise<ActionRunner & { stop(): Prom
         RESOLVE_BOT_STATUS_AFTER_SECONDS: "off",
         ...options.env,
       };
-      const child = spawn(process.execPath, [ACTION_ENTRY], {
+      const child = spawn(process.execPath, [bundle], {
         env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
         stdio: ["ignore", "pipe", "pipe"],
       });

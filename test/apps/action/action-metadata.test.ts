@@ -84,6 +84,11 @@ test("the inputs action.yml declares are exactly those src/apps/action reads; th
   expect(metadata.inputs.token!.default).toBe("${{ github.token }}");
 });
 
+test("the Action runs on Node 24 (GitHub's runners removed Node 20), and the bundle is built for it", () => {
+  expect((metadata.runs as { using?: string }).using).toBe("node24");
+  expect(readFileSync("scripts/build-action.mjs", "utf8")).toContain('target: "node24"');
+});
+
 test("`runs.main` is the bundle npm run build makes, with the native parts beside it", () => {
   expect(metadata.runs.main).toBe("dist/action/index.js");
   expect(existsSync(metadata.runs.main)).toBe(true);
