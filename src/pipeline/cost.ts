@@ -3,7 +3,7 @@
  * (RESOLVE_BOT_STATUS_AFTER_SECONDS, default 5) says so early where its reply will go — which
  * command runs, on how many files: "Working on `/ast-edit` (14,521 files)…" — and its reply then
  * says how long it took. A request answered within the threshold is answered as before: one
- * reply, no duration. Once the reply is out the forge settles the early status, so nothing is
+ * reply, no duration. Once the reply is out the forge settles the working status, so nothing is
  * left claiming that work goes on (GitHub: the comment is struck through and points below).
  *
  * The status waits for the number of files (the head's listing), so it always names it; the first
@@ -37,12 +37,12 @@ export function statusAfterMs(env: NodeJS.ProcessEnv): number | undefined {
   return seconds * 1000;
 }
 
-/** The early status: the command as the runtime labels it (e.g. "`/ast-edit`") and the head's file count. */
+/** The working status: the command as the runtime labels it (e.g. "`/ast-edit`") and the head's file count. */
 export function workingText(command: string, files: number): string {
   return `Working on ${command} (${files.toLocaleString("en-US")} ${pluralWord(files, "file")})…`;
 }
 
-/** The line a reply ends with when an early status went out. */
+/** The line a reply ends with when a working status went out. */
 export function tookText(ms: number): string {
   return `Took ${formatDuration(ms)}.`;
 }
@@ -157,7 +157,7 @@ class Watch implements CostWatch {
     try {
       return await this.stamp(reply);
     } catch (error) {
-      this.log.warn({ err: error }, "the early status of a failed request could not be said");
+      this.log.warn({ err: error }, "the working status of a failed request could not be said");
       return reply;
     }
   }

@@ -148,7 +148,7 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
   };
 }
 
-/** The early status where someone watches: a line, which later lines follow (nothing to settle). */
+/** The working status where someone watches: a line, which later lines follow (nothing to settle). */
 function watchedStatus({ sink, statusAfterMs }: LocalOptions): { working?: WorkingStatus } {
   if (statusAfterMs === undefined || sink.watched !== true) return {};
   let said = false;

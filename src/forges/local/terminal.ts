@@ -100,7 +100,7 @@ export function writeReply(reply: Reply, output: Output): void {
   if (reply.notice && reply.status === "ok") output.out(plain(reply.notice, style));
   else if (reply.notice) output.err(plain(reply.notice));
   if (reply.status === "ok" && reply.steering) output.out(`\n${plain(reply.steering, style)}`);
-  // Beside the early status on stderr: stdout stays the result.
+  // Beside the working status on stderr: stdout stays the result.
   if (reply.took !== undefined) output.err(tookText(reply.took));
 }
 

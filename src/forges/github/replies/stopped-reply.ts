@@ -1,7 +1,7 @@
 /**
  * What is said on the pull request when the run that would have replied cannot: the server's
  * answer for a request the worker pool stopped or the queue gave up on, the Action's for a request
- * it gave up on. An early status that run said is settled (looked for by its marker: that run's
+ * it gave up on. A working status that run said is settled (looked for by its marker: that run's
  * memory is gone), and the comment that asked is marked failed.
  */
 import type { Request } from "../../../pipeline/request.js";

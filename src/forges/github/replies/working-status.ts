@@ -1,5 +1,5 @@
 /**
- * The early status of a request that runs long (pipeline/cost.ts), on GitHub: a comment where the
+ * The working status of a request that runs long (pipeline/cost.ts), on GitHub: a comment where the
  * reply will go (the conversation, or the review thread of a line comment), with a hidden marker
  * naming the request. The reply is a new comment after it (GitHub notifies people of new comments,
  * not of edits, and whoever waits is waiting for the reply); then the status is edited to
