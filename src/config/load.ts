@@ -4,7 +4,7 @@
  * at HEAD), and every problem is named (schema, then unknown tool and command names).
  */
 import type { ToolRegistry } from "../core/registry.js";
-import { checkNames, parseRepoConfig, type RepoConfig } from "./repo-config.js";
+import { parseRepoConfig, rawNameProblems, type RepoConfig } from "./repo-config.js";
 
 export const CONFIG_PATH = ".github/resolve-bot.yml";
 
@@ -18,9 +18,10 @@ export async function loadRepoConfig(readConfig: () => Promise<unknown>, registr
   } catch (error) {
     return { ok: false, file: CONFIG_PATH, errors: [`${CONFIG_PATH} cannot be read: ${(error as Error).message}`] };
   }
-  const parsed = parseRepoConfig(raw);
-  if (!parsed.ok) return { ...parsed, file: CONFIG_PATH };
   const commands = [...registry.list().map((tool) => tool.name), "resolve", "help", "pending"];
-  const errors = checkNames(parsed.config, commands);
-  return errors.length > 0 ? { ok: false, file: CONFIG_PATH, errors } : parsed;
+  const parsed = parseRepoConfig(raw);
+  // Every problem in one pass: the schema's and the names that are no command, as `config validate` says them.
+  const names = rawNameProblems(raw, commands).map((problem) => problem.message);
+  if (!parsed.ok) return { ok: false, file: CONFIG_PATH, errors: [...parsed.errors, ...names] };
+  return names.length > 0 ? { ok: false, file: CONFIG_PATH, errors: names } : parsed;
 }

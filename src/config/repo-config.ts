@@ -154,12 +154,34 @@ export function checkNames(config: RepoConfig, commands: string[]): string[] {
 
 /** `checkNames` with where each name is: `["tools", index]`, `["permissions", key as normalised]`. */
 export function nameProblems(config: RepoConfig, commands: string[]): ConfigProblem[] {
+  return namedProblems(config.tools ?? [], Object.keys(config.permissions), commands);
+}
+
+/**
+ * The names a file holds that are no command, read from the file as it is, so they are said beside
+ * the schema's problems in one pass (a tool list with a typo and a bad limit: both, at once). A
+ * name the schema already refuses (not a string) is left to it.
+ */
+export function rawNameProblems(raw: unknown, commands: string[]): ConfigProblem[] {
+  const file = (typeof raw === "object" && raw !== null ? raw : {}) as { tools?: unknown; permissions?: unknown };
+  const tools = Array.isArray(file.tools)
+    ? file.tools.map((tool) => (typeof tool === "string" ? normaliseCommandName(tool) : undefined))
+    : [];
+  const permissions =
+    typeof file.permissions === "object" && file.permissions !== null && !Array.isArray(file.permissions)
+      ? Object.keys(file.permissions).map(normaliseCommandName)
+      : [];
+  return namedProblems(tools, permissions, commands);
+}
+
+function namedProblems(tools: readonly (string | undefined)[], permissionKeys: readonly string[], commands: string[]): ConfigProblem[] {
   const known = new Set(commands.map(normaliseCommandName));
   const problems: ConfigProblem[] = [];
-  (config.tools ?? []).forEach((tool, index) => {
-    if (!known.has(tool)) problems.push({ path: ["tools", index], message: `tools: unknown tool ${JSON.stringify(tool)}` });
+  tools.forEach((tool, index) => {
+    if (tool !== undefined && !known.has(tool))
+      problems.push({ path: ["tools", index], message: `tools: unknown tool ${JSON.stringify(tool)}` });
   });
-  for (const key of Object.keys(config.permissions)) {
+  for (const key of permissionKeys) {
     if (key !== "default" && !known.has(key))
       problems.push({ path: ["permissions", key], message: `permissions.${key}: unknown command`, isKey: true });
   }

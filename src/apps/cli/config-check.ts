@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import { normaliseCommandName } from "../../core/commands.js";
-import { nameProblems, parseRepoConfig, schemaProblems, type ConfigProblem } from "../../config/repo-config.js";
+import { rawNameProblems, schemaProblems, type ConfigProblem } from "../../config/repo-config.js";
 import { repoConfigJsonSchema } from "../../config/repo-config-schema.js";
 import { plural } from "../../core/text.js";
 import { CONFIG_PATH } from "../../config/load.js";
@@ -38,11 +38,8 @@ export function checkConfigText(text: string, file: string, commands: string[]):
     notes.push(`${file}: _extends ${JSON.stringify(raw._extends)} is not followed here: the keys it brings are checked by the gate only.`);
     raw = Object.fromEntries(Object.entries(raw).filter(([key]) => key !== "_extends"));
   }
-  let problems: ConfigProblem[] = schemaProblems(raw);
-  if (problems.length === 0) {
-    const parsed = parseRepoConfig(raw);
-    if (parsed.ok) problems = nameProblems(parsed.config, commands);
-  }
+  // Every problem in one pass: what the schema refuses and the names that are no command.
+  const problems: ConfigProblem[] = [...schemaProblems(raw), ...rawNameProblems(raw, commands)];
   const located = problems.map((problem) => ({ offset: offsetOf(doc, problem), message: problem.message }));
   located.sort((a, b) => a.offset - b.offset);
   return { problems: located.map((problem) => `${at(problem.offset)}: ${problem.message}`), notes };

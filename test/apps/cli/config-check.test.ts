@@ -42,14 +42,17 @@ function checkout(files: Record<string, string>): string {
 }
 
 test("each problem at its line and column, in file order: a bad value at the value, an unknown key at the key", () => {
+  // Every problem in one pass: the schema's and the names that are no command (here an unknown tool among them).
   expect(checkConfigText(BAD, "f.yml", COMMANDS).problems).toEqual([
+    'f.yml:2:19: tools: unknown tool "frobnicate"',
     'f.yml:5:13: permissions.Ast-Edit: must be one of read, triage, write, maintain, admin (got "superuser")',
+    "f.yml:6:3: permissions.nope: unknown command",
     'f.yml:7:11: steering: must be one of stack, strict (got "loose")',
     "f.yml:9:14: limits.max_files: must be at least 1 (got 0)",
     "f.yml:10:3: limits.colour: unknown key",
     "f.yml:11:17: commit_message: must not be empty",
   ]);
-  // Names are checked once the schema holds, as the gate does: an unknown tool at its list item.
+  // An unknown tool at its list item, an unknown command at its key.
   expect(checkConfigText("tools: [ast-edit, frobnicate]\npermissions:\n  Nope: read\n", "f.yml", COMMANDS).problems).toEqual([
     'f.yml:1:19: tools: unknown tool "frobnicate"',
     "f.yml:3:3: permissions.nope: unknown command",
