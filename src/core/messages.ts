@@ -84,7 +84,14 @@ export const UNDO_UNAVAILABLE = "Undo is not available here: this front end cann
 
 /** The label of an undo's pending action: `Undo: <the commit's subject> (<short sha>)`. */
 export function undoLabel(subject: string, commit: string): string {
-  return `Undo: ${subject} (${shortSha(commit)})`;
+  // Undoing an undo brings the edit back: "Redo: <edit> (<sha>)", not "Undo: Undo: <edit> (…) (…)".
+  const undone = /^Undo: (.*) \([0-9a-f]{7,64}\)$/.exec(subject);
+  return undone ? `Redo: ${undone[1]} (${shortSha(commit)})` : `Undo: ${subject} (${shortSha(commit)})`;
+}
+
+/** What an undo's commit gives as its reason: why it was asked for, and why it was applied. */
+export function undoCommitReason(undoReason: string, applyReason: string): string {
+  return undoReason.trim() === "" || undoReason === applyReason ? applyReason : `${applyReason}\n\nUndo asked for: ${undoReason}`;
 }
 
 /** How an undo names the commit it reverts: `1a2b3c4 (AST Edit: 2 replacements in 1 file)`. */

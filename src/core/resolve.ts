@@ -1,6 +1,16 @@
 /** `/resolve apply|discard`: pop the newest pending action, then apply or discard it. */
 import { applyAction, rejectAction } from "./execution.js";
-import { applied, applyFailed, discarded, NOTHING_PENDING, recordingFailed, renderResolution, RESOLVE_USAGE } from "./messages.js";
+import {
+  applied,
+  applyFailed,
+  discarded,
+  NOTHING_PENDING,
+  recordingFailed,
+  renderResolution,
+  RESOLVE_USAGE,
+  undoCommitReason,
+} from "./messages.js";
+import { UNDO_TOOL } from "./undo.js";
 import { replay } from "./replay.js";
 import { resultText } from "./result.js";
 import { UserError } from "../errors.js";
@@ -48,7 +58,10 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     if (application.result.isError) throw new UserError(resultText(application.result) || "apply() reported an error.");
     message = resultText(application.result) || applied(record.label);
     ctx.progress?.writing();
-    commit = await ctx.commit(application.changes, { record, reason, actor: ctx.actor, message, ...stepOf(ctx) });
+    // An undo's commit keeps why it was asked for (`/resolve undo <reason>`) beside why it was applied.
+    const undoReason = record.tool === UNDO_TOOL && typeof record.params.reason === "string" ? record.params.reason : undefined;
+    const committed = undoReason === undefined ? reason : undoCommitReason(undoReason, reason);
+    commit = await ctx.commit(application.changes, { record, reason: committed, actor: ctx.actor, message, ...stepOf(ctx) });
   } catch (error) {
     // A cause the reviewer can act on (stale preview, refused push, the tool's own UserError):
     // nothing was committed, so the action stays on the stack for another try.

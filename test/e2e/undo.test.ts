@@ -101,7 +101,7 @@ test("preview → apply → /resolve undo previews git's revert as a pending act
   expect(commit.verified).toBe(true);
   expect(commit.message).toMatch(
     new RegExp(
-      `^Undo: ${LABEL} \\(${short}\\)\\n\\nback out\\n\\nResolve-Action: [0-9a-f-]{36}\\nResolve-Request: [0-9a-f-]+#0\\nCo-authored-by: alice `,
+      `^Undo: ${LABEL} \\(${short}\\)\\n\\nback out\\n\\nUndo asked for: the logger is not wired up yet\\n\\nResolve-Action: [0-9a-f-]{36}\\nResolve-Request: [0-9a-f-]+#0\\nCo-authored-by: alice `,
     ),
   );
   expect(actionRuns(pr.headSha)).toEqual([[`resolve-bot: ${LABEL}`, "completed", "success"]]);
@@ -111,9 +111,7 @@ test("preview → apply → /resolve undo previews git's revert as a pending act
 
   // The revert is resolve-bot's own commit: undoing it previews the edit again.
   const again = await comment(bot, REPO, pr.number, "alice", "/resolve undo wired up after all");
-  expect(again.reply.split("\n")[0]).toMatch(
-    new RegExp(`^\\*\\*Undo: Undo: ${LABEL} \\(${short}\\) \\(${head.slice(0, 7)}\\)\\*\\* — pending #1,`),
-  );
+  expect(again.reply.split("\n")[0]).toMatch(new RegExp(`^\\*\\*Redo: ${LABEL} \\(${head.slice(0, 7)}\\)\\*\\* — pending #1,`));
   expect(again.reply).toContain('-  console.log("run", x);\n+  logger.debug("run", x);');
 });
 

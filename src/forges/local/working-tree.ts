@@ -3,7 +3,7 @@
  * exactly the touched paths. A failed commit puts the work tree back, and the user's index is
  * never half-updated: the commit is built in a temporary index.
  */
-import { mkdir, readFile, realpath, rename, rm, writeFile, lstat } from "node:fs/promises";
+import { mkdir, readFile, realpath, rename, rm, rmdir, writeFile, lstat } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../../errors.js";
 import type { ChangeSet } from "../../workspace/changeset.js";
@@ -41,8 +41,31 @@ export interface WrittenChange {
 
 async function restoreFiles(originals: Map<string, Buffer | undefined>): Promise<void> {
   for (const [absolute, original] of originals) {
-    if (original === undefined) await rm(absolute, { force: true });
-    else await writeFile(absolute, original);
+    if (original === undefined) {
+      await rm(absolute, { force: true });
+      continue;
+    }
+    // Its directory may have gone with the deletion (removeEmptyParents).
+    await mkdir(path.dirname(absolute), { recursive: true });
+    await writeFile(absolute, original);
+  }
+}
+
+/**
+ * Directories a deletion or a move left empty go too, up to the root, as git removes them when it
+ * checks out a commit without their files (undoing a move into a new directory leaves none behind).
+ */
+async function removeEmptyParents(root: string, directory: string): Promise<void> {
+  const top = path.resolve(root);
+  for (let current = path.resolve(directory); current.startsWith(`${top}${path.sep}`); current = path.dirname(current)) {
+    // rmdir removes only an empty directory: anything else in it (even an ignored file) keeps it.
+    if (
+      !(await rmdir(current).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
   }
 }
 
@@ -64,6 +87,7 @@ export async function writeChangeSet(root: string, changes: ChangeSet): Promise<
     for (const target of targets) {
       if (target.content === undefined) {
         await rm(target.absolute, { force: true });
+        await removeEmptyParents(root, path.dirname(target.absolute));
         continue;
       }
       await mkdir(path.dirname(target.absolute), { recursive: true });

@@ -158,9 +158,26 @@ describe("resolve-bot CLI", () => {
     expect(reverted.out.split("\n")[0]).toBe(`Reverted ${short} (AST Edit: 2 replacements in 2 files).`);
     expect(git(repo, "rev-parse", "HEAD^{tree}")).toBe(git(repo, "rev-parse", "HEAD~2^{tree}"));
     expect(git(repo, "log", "-1", "--format=%B")).toMatch(
-      new RegExp(`^Undo: AST Edit: 2 replacements in 2 files \\(${short}\\)\n\nback out\n\nResolve-Action: [0-9a-f-]{36}\n`),
+      new RegExp(
+        `^Undo: AST Edit: 2 replacements in 2 files \\(${short}\\)\n\nback out\n\nUndo asked for: wrong call\n\nResolve-Action: [0-9a-f-]{36}\n`,
+      ),
     );
     expect(git(repo, "status", "--porcelain")).toBe("");
+  });
+
+  test("undo of a move into a new directory leaves no empty directory; undoing the undo is a redo", () => {
+    const repo = makeRepo(SOURCES);
+    expect(cli(repo, ["preview", "--", "/move src/a.ts src/lib/greet.ts"]).code).toBe(0);
+    expect(cli(repo, ["resolve", "apply", "tidy"]).code).toBe(0);
+    const moved = git(repo, "rev-parse", "--short=7", "HEAD").trim();
+    expect(cli(repo, ["resolve", "undo", "keep it flat"]).code).toBe(0);
+    expect(cli(repo, ["resolve", "apply", "flat it is"]).code).toBe(0);
+    expect(existsSync(path.join(repo, "src/lib"))).toBe(false);
+    expect(treeAt(repo)).toEqual(SOURCES);
+    const undone = git(repo, "rev-parse", "--short=7", "HEAD").trim();
+    const redo = cli(repo, ["resolve", "undo", "moved after all"]);
+    expect(redo.out.split("\n")[0]).toMatch(new RegExp(`^Pending #\\d+: Redo: Move: 1 file \\(1 import updated\\) \\(${undone}\\)$`));
+    expect(moved).not.toBe(undone);
   });
 
   test("replay: a preview made in one process is applied by another; an edited file makes it stale", () => {
