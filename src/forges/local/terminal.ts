@@ -45,9 +45,15 @@ export const noStyle: Style = styleFor({}, {});
 
 /** `use `x`` → `use x`; `**bold**` → `bold`; entity-free (the runtime's texts are not HTML-escaped). */
 export function plain(markdown: string, style: Style = noStyle): string {
-  return markdown
-    .replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_match, _fence: string, content: string) => style("cyan", content.replace(/^ (.*) $/, "$1")))
-    .replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content));
+  return (
+    markdown
+      // A code span as CommonMark reads one: a run of backticks closed by a run of the same length; an
+      // unclosed run (a "```yaml block" in a sentence) stays as it is, as GitHub shows it.
+      .replace(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, (_match, _fence: string, content: string) =>
+        style("cyan", content.replace(/^ (.*) $/, "$1")),
+      )
+      .replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content))
+  );
 }
 
 /** A git diff with removed lines red, added lines green and hunk headers cyan (TTY only). */
