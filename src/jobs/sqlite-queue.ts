@@ -300,6 +300,11 @@ function defaultOnError(message: string, error: unknown): void {
   console.error(message, error);
 }
 
+/** The data directory's jobs are another live process's: a start-up refusal, said in one line. */
+export class DataDirHeld extends Error {
+  override name = "DataDirHeld";
+}
+
 /**
  * An exclusive lock held by an open SQLite transaction: the OS drops it with the process, so a
  * crash never leaves a stale lock behind (unlike a lock file).
@@ -312,7 +317,7 @@ function lockProcessing(dataDir: string): Database.Database {
   } catch (error) {
     lock.close();
     if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
-    throw new Error(
+    throw new DataDirHeld(
       `Another process is already carrying out the jobs in ${dataDir}. The embedded queue has one ` +
         "worker process; set REDIS_URL to run several.",
       { cause: error },
