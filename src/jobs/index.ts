@@ -9,7 +9,7 @@ import { SqliteJobQueue } from "./sqlite-queue.js";
 
 export * from "./job-queue.js";
 export { RedisJobQueue, type RedisJobQueueOptions } from "./redis-queue.js";
-export { SqliteJobQueue, type SqliteJobQueueOptions } from "./sqlite-queue.js";
+export { DataDirHeld, SqliteJobQueue, type SqliteJobQueueOptions } from "./sqlite-queue.js";
 
 export interface JobQueueEnv {
   REDIS_URL?: string | undefined;

@@ -259,6 +259,7 @@ export class SqliteJobQueue implements JobQueue {
         return;
       case "retry":
         this.sql.retry.run(Date.now() + outcome.delayMs, errorMessage(outcome.error), run.seq);
+        this.processing?.options.onRetry?.(job, outcome.error, attempt, outcome.delayMs);
         return;
       case "dead":
         this.sql.bury.run(errorMessage(outcome.error), Date.now(), run.seq);
@@ -300,6 +301,11 @@ function defaultOnError(message: string, error: unknown): void {
   console.error(message, error);
 }
 
+/** The data directory's jobs are another live process's: a start-up refusal, said in one line. */
+export class DataDirHeld extends Error {
+  override name = "DataDirHeld";
+}
+
 /**
  * An exclusive lock held by an open SQLite transaction: the OS drops it with the process, so a
  * crash never leaves a stale lock behind (unlike a lock file).
@@ -312,7 +318,7 @@ function lockProcessing(dataDir: string): Database.Database {
   } catch (error) {
     lock.close();
     if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
-    throw new Error(
+    throw new DataDirHeld(
       `Another process is already carrying out the jobs in ${dataDir}. The embedded queue has one ` +
         "worker process; set REDIS_URL to run several.",
       { cause: error },

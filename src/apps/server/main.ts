@@ -9,6 +9,7 @@
 import { run } from "probot";
 import { probotFromEnv, resolveBotOctokit } from "../../forges/github/api/octokit.js";
 import { resolveBot, roleOf, type ResolveBotOptions } from "./app.js";
+import { DataDirHeld } from "../../jobs/index.js";
 import type { JobQueue } from "../../jobs/job-queue.js";
 import type { WorkerPool } from "../../workers/pool.js";
 
@@ -19,7 +20,7 @@ const CLOSE_LIMIT_MS = 3_000;
 
 let queue: JobQueue | undefined;
 let pool: WorkerPool | undefined;
-let log: Pick<Console, "info" | "error"> = console;
+let log: Pick<Console, "info" | "error"> & { fatal?: (message: string) => void } = console;
 const options: ResolveBotOptions = {
   onStarted: (started) => {
     ({ queue, pool } = started);
@@ -29,11 +30,19 @@ const options: ResolveBotOptions = {
 
 const role = roleOf(process.env);
 let stopServer: () => Promise<void> = async () => undefined;
-if (role === "worker") {
-  await resolveBot(options)(probotFromEnv(process.env));
-} else {
-  const server = await run(resolveBot(options), { Octokit: resolveBotOctokit(process.env) });
-  stopServer = () => server.stop();
+try {
+  if (role === "worker") {
+    await resolveBot(options)(probotFromEnv(process.env));
+  } else {
+    const server = await run(resolveBot(options), { Octokit: resolveBotOctokit(process.env) });
+    stopServer = () => server.stop();
+  }
+} catch (error) {
+  // Another process holds the data directory (often the previous server in its shutdown grace):
+  // a sentence, not a stack trace of SQLite's lock.
+  if (!(error instanceof DataDirHeld)) throw error;
+  (log.fatal ?? log.error).call(log, `resolve-bot cannot start: ${error.message}`);
+  process.exit(1);
 }
 
 /**
