@@ -123,6 +123,20 @@ describe("the Action from the release tree", () => {
   );
 });
 
+test(
+  "the Action's whole e2e suite passes against the release tree's dist/action",
+  () => {
+    // The same tests as test/e2e/action.test.ts, run by the bundle a runner checks out for `@v1`.
+    const suite = spawnSync(
+      process.execPath,
+      ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--runInBand", "test/e2e/action.test.ts"],
+      { encoding: "utf8", env: { ...process.env, RESOLVE_BOT_ACTION_ENTRY: path.join(tree, "dist/action/index.js") } },
+    );
+    expect([suite.status, /^Tests:.*$/m.exec(suite.stderr)?.[0]]).toEqual([0, expect.stringMatching(/^Tests: +\d+ passed, \d+ total$/)]);
+  },
+  patient(600_000),
+);
+
 test("npm pack --dry-run: the CLI, the server, the types for custom tools; not the Action's bundle", () => {
   const packed = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8" });
   expect(packed.status).toBe(0);
