@@ -102,6 +102,8 @@ test("a bad .github/resolve-bot.yml on the default branch is answered with its e
         "- mystery: unknown key",
         '- permissions.ast_edit: must be one of read, triage, write, maintain, admin (got "superuser")',
         '- steering: must be one of stack, strict (got "sometimes")',
+        // Every problem in one pass: the unknown tool beside the schema's problems.
+        '- tools: unknown tool "teleport"',
       ].join("\n"),
     );
     expect(repositoryWrites()).toEqual([]);
