@@ -3,7 +3,7 @@
  * read it (GitHub: the default branch through Probot's context.config; local: the file as committed
  * at HEAD), and every problem is named (schema, then unknown tool and command names).
  */
-import type { ToolRegistry } from "../core/registry.js";
+import { RESERVED_COMMANDS, type ToolRegistry } from "../core/registry.js";
 import { parseRepoConfig, rawNameProblems, type RepoConfig } from "./repo-config.js";
 
 export const CONFIG_PATH = ".github/resolve-bot.yml";
@@ -18,7 +18,7 @@ export async function loadRepoConfig(readConfig: () => Promise<unknown>, registr
   } catch (error) {
     return { ok: false, file: CONFIG_PATH, errors: [`${CONFIG_PATH} cannot be read: ${(error as Error).message}`] };
   }
-  const commands = [...registry.list().map((tool) => tool.name), "resolve", "help", "pending"];
+  const commands = [...registry.list().map((tool) => tool.name), ...RESERVED_COMMANDS];
   const parsed = parseRepoConfig(raw);
   // Every problem in one pass: the schema's and the names that are no command, as `config validate` says them.
   const names = rawNameProblems(raw, commands).map((problem) => problem.message);

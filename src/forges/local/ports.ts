@@ -11,7 +11,7 @@ import { realpath } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import type { SlashCommand } from "../../core/commands.js";
 import { commitMessage } from "../../core/commit-message.js";
-import type { Steering } from "../../core/context.js";
+import { once, type Steering } from "../../core/context.js";
 import { CONFIG_PATH, loadRepoConfig } from "../../config/load.js";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../config/repo-config.js";
 import type { Phrasing } from "../../core/messages.js";
@@ -99,10 +99,11 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
     runtime: options.runtime,
     phrasing: localPhrasing(options),
     config: {
-      load: async () => {
+      // Read once per request (two git runs), as GitHub's ports read it once.
+      load: once(async () => {
         const loaded = await loadRepoConfig(() => readCommittedConfig(root), options.runtime.registry);
-        return loaded.ok ? { ok: true, config: steered(loaded.config) } : loaded;
-      },
+        return loaded.ok ? { ok: true as const, config: steered(loaded.config) } : loaded;
+      }),
       fallback: steered(DEFAULT_REPO_CONFIG),
     },
     // Whoever can run the command line owns the checkout.
