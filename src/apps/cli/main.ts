@@ -22,8 +22,7 @@ export type { Output } from "../../forges/local/terminal.js";
 
 /** Each verb's usage line: the whole usage lists them all, a usage error shows its verb's alone. */
 const VERB_USAGE = {
-  preview:
-    'resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"   its paths are read from the current directory (or DIR), as git reads them',
+  preview: 'resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"',
   resolve: 'resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]',
   pending: "resolve-bot pending [--cwd DIR]",
   tools: "resolve-bot tools [COMMAND]   every tool's usage, or one tool's whole help",
@@ -45,6 +44,7 @@ export const USAGE = `Usage:
 Example:
   resolve-bot preview -- "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src"
 
+Paths in a slash command are read from the current directory (or DIR), as git reads them.
 Settings: the checkout's .github/resolve-bot.yml as committed at HEAD (tools, steering, limits,
 commit_message); --strict makes steering strict whatever it says.
 Custom tools: RESOLVE_BOT_TOOLS=path/to/tool.js,package-name`;

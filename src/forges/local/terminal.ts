@@ -81,9 +81,9 @@ export function plain(markdown: string, style: Style = noStyle): string {
       if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") fence = undefined;
       return fence === undefined ? "" : line;
     }
-    return codeSpans(line, style);
+    return codeSpans(line, style).replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content));
   });
-  return lines.join("\n").replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content));
+  return lines.join("\n");
 }
 
 /** A git diff with removed lines red, added lines green and hunk headers cyan (TTY only). */

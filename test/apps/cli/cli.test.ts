@@ -255,8 +255,7 @@ describe("resolve-bot CLI", () => {
       out: "",
       err: `resolve needs "apply", "discard" or "undo".\n${resolveUsage}`,
     });
-    const previewUsage =
-      'Usage: resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"   its paths are read from the current directory (or DIR), as git reads them\nEvery command: resolve-bot --help\n';
+    const previewUsage = 'Usage: resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"\nEvery command: resolve-bot --help\n';
     expect(cli(repo, ["preview"])).toEqual({ code: 2, out: "", err: `preview needs a slash command.\n${previewUsage}` });
     expect(cli(repo, ["preview", "--stirct", "--", "/pending"])).toEqual({
       code: 2,

@@ -29,3 +29,7 @@ test("an unclosed run of backticks never pairs with one in a later paragraph or 
   );
   expect(plain("`` ```yaml `` blocks, `a` and ` b `")).toBe("```yaml blocks, a and b");
 });
+
+test("a fenced block keeps its lines as written; its fences become blank lines", () => {
+  expect(plain("The CLI warns:\n```\nWarning: `x` and **y**\n```\nafter `z`")).toBe("The CLI warns:\n\nWarning: `x` and **y**\n\nafter z");
+});
