@@ -26,6 +26,24 @@ export function summary(description: string): string {
   return end ? description.slice(0, end.index + 1) : description;
 }
 
+/**
+ * Prose for a doc: `<from>` or `<script>` outside code spans would be read as HTML (and dropped by
+ * GitHub), so `<` and `>` there are written as entities; code spans are kept as they are.
+ */
+function prose(value: string): string {
+  let out = "";
+  let rest = value;
+  for (let span = /(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest); span; span = /(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest)) {
+    out += escapeAngles(rest.slice(0, span.index)) + span[0];
+    rest = rest.slice(span.index + span[0].length);
+  }
+  return out + escapeAngles(rest);
+}
+
+function escapeAngles(value: string): string {
+  return value.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 /** A table cell: a `|` would end it, even in a code span. */
 function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -34,7 +52,7 @@ function cell(text: string): string {
 /** Every command, with its usage line (`short`: its options as `[options]`) and what it does, as a markdown table. */
 export function commandsTable(tools: readonly AnyToolDefinition[], { short = false } = {}, phrasing: Phrasing = COMMENT_PHRASING): string {
   const rows = [
-    ...tools.map((tool) => ({ usage: usageLine(tool, { short }), summary: summary(phrased(tool.description, phrasing)) })),
+    ...tools.map((tool) => ({ usage: usageLine(tool, { short }), summary: prose(summary(phrased(tool.description, phrasing))) })),
     ...RESERVED_USAGE,
   ];
   return [
@@ -47,6 +65,9 @@ export function commandsTable(tools: readonly AnyToolDefinition[], { short = fal
 /** Each tool's section: a heading, what it does, its usage, parameters and examples (what `/help <command>` says). */
 export function toolReference(tools: readonly AnyToolDefinition[], phrasing: Phrasing = COMMENT_PHRASING): string {
   return tools
-    .map((tool) => `### \`${commandName(tool.name)}\`\n\n${phrased(tool.description, phrasing)}\n\n${usageDetails(tool, phrasing)}`)
+    .map(
+      (tool) =>
+        `### \`${commandName(tool.name)}\`\n\n${prose(`${phrased(tool.description, phrasing)}\n\n${usageDetails(tool, phrasing)}`)}`,
+    )
     .join("\n\n");
 }

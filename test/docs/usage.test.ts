@@ -34,6 +34,10 @@ test("/help and the docs give every tool the same usage line", async () => {
     expect(commands).toContain(`\`${line.replace(/\|/g, "\\|")}\``);
     expect(readme).toContain(`\`${usageLine(tool, { short: true }).replace(/\|/g, "\\|")}\``);
   }
+  // Outside code, `<from>` would be read as HTML and dropped by GitHub: the docs write it as entities.
+  expect(commands).toContain(
+    "- `<paths>` — Pairs of paths, each &lt;from&gt; followed by the &lt;to&gt; it moves to: files or directories",
+  );
   // /resolve's refusals name the same usage as the table.
   expect(RESERVED_USAGE.slice(0, 3).map((row) => row.usage)).toEqual(RESOLVE_USAGE.split(" | "));
 });
