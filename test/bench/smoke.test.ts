@@ -31,6 +31,7 @@ const KEYS = [
   "deliveries.calls",
   "deliveries.list_pages",
   "deliveries.detail_calls",
+  "deliveries.without_older_history.calls",
   "corpus.files",
   "corpus.bytes",
 ];
