@@ -10,6 +10,7 @@ import path from "node:path";
 import { astGrepBinary, astGrepVersion, benchAstEdit, MULTI_LANGUAGE_REWRITES, REWRITES, type AstEditRow } from "./ast-edit.js";
 import { benchApi, type ApiRow } from "./api-cost.js";
 import { benchIntake } from "./intake.js";
+import { benchDeliveries, type DeliveriesRow } from "./deliveries.js";
 import type { IntakeFigures } from "../test/e2e/ack-under-load.js";
 import { actionMarkdown, benchAction, type ActionRow } from "./action.js";
 import { benchRepoSizes, repoSizeMarkdown, type RepoSizeRow } from "./repo-size.js";
@@ -82,6 +83,7 @@ export interface BenchResults {
   intake?: IntakeFigures;
   repo_size?: RepoSizeRow[];
   action?: ActionRow;
+  deliveries?: DeliveriesRow & { without_older_history: DeliveriesRow };
   targets: typeof TARGETS;
   met: Record<string, boolean | null>;
 }
@@ -239,6 +241,7 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     results.repo_size = await benchRepoSizes(options.repoSizes, astGrepBinary(), options.runs);
   }
   if (options.sections.includes("action")) results.action = await benchAction(astGrepBinary(), options.runs);
+  if (options.sections.includes("deliveries")) results.deliveries = await benchDeliveries();
 
   const met = results.met;
   const atLeast = (v: number | null | undefined, t: number) => (v === null || v === undefined ? null : v >= t);
@@ -265,6 +268,11 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
   }
 
   met["action.cold_ratio"] = atMost(results.action?.cold_ratio, TARGETS.action_cold_ratio);
+  met["deliveries.calls"] = atMost(results.deliveries?.calls, results.deliveries?.expected_calls ?? 0);
+  met["deliveries.without_older_history.calls"] = atMost(
+    results.deliveries?.without_older_history.calls,
+    results.deliveries?.without_older_history.expected_calls ?? 0,
+  );
   met["action.bundle_mb"] = atMost(results.action && results.action.bundle.js_bytes / 1024 / 1024, TARGETS.action_bundle_mb);
 
   const markdown = renderMarkdown(results, options);
@@ -403,6 +411,23 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
   }
   if (r.action) {
     lines.push(...actionMarkdown(r.action, { ratio: TARGETS.action_cold_ratio, bundleMb: TARGETS.action_bundle_mb }, (ok) => mark(ok)), "");
+  }
+  if (r.deliveries) {
+    const d = r.deliveries;
+    lines.push("## Sweep of the app's webhook deliveries (real server, emulator's deliveries API)", "");
+    lines.push(
+      "| deliveries since the cursor | older, already covered | lost (read) | failed, not read | list pages | detail calls | calls | restart → swept |",
+      "|---|---|---|---|---|---|---|---|",
+    );
+    for (const row of [d, d.without_older_history])
+      lines.push(
+        `| ${row.deliveries} | ${row.older} | ${row.lost} | ${row.failed_not_read} | ${row.list_pages} | ${row.detail_calls} | ${row.calls} | ${fmtMs(row.sweep_ms)} |`,
+      );
+    lines.push("");
+    lines.push(
+      `A sweep of ${d.deliveries} deliveries: **${d.calls} API calls**${mark(r.met["deliveries.calls"])} (at most ${d.expected_calls}: ⌈(${d.deliveries} + 1) / 100⌉ list pages — the last one finds the cursor — plus one detail call per lost event); without older history, ${d.without_older_history.calls} (${d.without_older_history.list_pages} pages).`,
+      "",
+    );
   }
   return lines.join("\n");
 }

@@ -64,7 +64,17 @@ export interface ProcessOptions {
   onDeadLetter?(job: Job, error: unknown, attempts: number): Promise<void> | void;
 }
 
+/**
+ * Small named values kept where the jobs are, as durable as they are (SQLite: the data directory;
+ * Redis: Redis; memory: the process): the deliveries sweep's cursor.
+ */
+export interface QueueNotes {
+  get(name: string): Promise<string | undefined>;
+  set(name: string, value: string): Promise<void>;
+}
+
 export interface JobQueue {
+  readonly notes: QueueNotes;
   /** Records the job durably; false when a job with this id was already recorded. */
   submit(job: Job): Promise<boolean>;
   /** Starts carrying out jobs (a server-only process never calls it). */

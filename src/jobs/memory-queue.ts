@@ -5,7 +5,15 @@
  * the queue for tests and for a single process that accepts that; SQLite or Redis are durable.
  */
 import { Mutex, Semaphore } from "async-mutex";
-import { RetryableJobError, type Job, type JobHandler, type JobQueue, type JobRun, type ProcessOptions } from "./job-queue.js";
+import {
+  RetryableJobError,
+  type Job,
+  type JobHandler,
+  type JobQueue,
+  type JobRun,
+  type ProcessOptions,
+  type QueueNotes,
+} from "./job-queue.js";
 
 /** How many job ids are remembered for deduplication (oldest forgotten first). */
 const REMEMBERED_IDS = 10_000;
@@ -29,6 +37,11 @@ export class MemoryJobQueue implements JobQueue {
   private readonly stopping = new AbortController();
   private worker?: { handler: JobHandler; options: ProcessOptions; slots: Semaphore };
   private closed = false;
+  private readonly noted = new Map<string, string>();
+  readonly notes: QueueNotes = {
+    get: async (name) => this.noted.get(name),
+    set: async (name, value) => void this.noted.set(name, value),
+  };
 
   constructor(private readonly options: MemoryJobQueueOptions = {}) {}
 

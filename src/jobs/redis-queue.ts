@@ -27,7 +27,7 @@
 import { Queue, Worker } from "bullmq";
 import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import type { Job, JobHandler, JobQueue, JobRun, ProcessOptions, RetryPolicy } from "./job-queue.js";
+import type { Job, JobHandler, JobQueue, JobRun, ProcessOptions, QueueNotes, RetryPolicy } from "./job-queue.js";
 import { ActiveRuns, until, type ActiveRun } from "./active-runs.js";
 import { attempt as runAttempt, errorMessage, lostRunsError, retryPolicy } from "./outcome.js";
 import { defineScripts, type ScriptName } from "./redis-scripts.js";
@@ -119,6 +119,11 @@ export class RedisJobQueue implements JobQueue {
     this.redis.on("error", (error) => this.reportError("The job queue cannot reach Redis.", error));
     this.queue.on("error", (error) => this.reportError("The job queue cannot reach Redis.", error));
   }
+
+  readonly notes: QueueNotes = {
+    get: async (name) => (await this.redis.get(this.k("note", name))) ?? undefined,
+    set: async (name, value) => void (await this.redis.set(this.k("note", name), value)),
+  };
 
   async submit(job: Job): Promise<boolean> {
     if (this.closing) throw new Error("The job queue is closed.");

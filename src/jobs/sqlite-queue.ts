@@ -14,7 +14,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Job, JobHandler, JobQueue, JobRun, ProcessOptions, RetryPolicy } from "./job-queue.js";
+import type { Job, JobHandler, JobQueue, JobRun, ProcessOptions, QueueNotes, RetryPolicy } from "./job-queue.js";
 import { ActiveRuns, until, type ActiveRun } from "./active-runs.js";
 import { attempt, errorMessage, lostRunsError, retryPolicy, type Outcome } from "./outcome.js";
 
@@ -51,6 +51,7 @@ CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs (key, seq);
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, run_after);
 CREATE TABLE IF NOT EXISTS seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS seen_by_time ON seen (at);
+CREATE TABLE IF NOT EXISTS notes (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 /** The oldest unfinished job of each key, when it is queued and due. */
@@ -128,9 +129,24 @@ export class SqliteJobQueue implements JobQueue {
       probe: this.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM seen"),
       pruneSeen: this.db.prepare<[number]>("DELETE FROM seen WHERE at < ?"),
       pruneDead: this.db.prepare<[number]>("DELETE FROM jobs WHERE state = 'dead' AND notified = 1 AND dead_at < ?"),
+      note: this.db.prepare<[string], { value: string }>("SELECT value FROM notes WHERE name = ?"),
+      setNote: this.db.prepare<[string, string]>(
+        "INSERT INTO notes (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+      ),
     };
     this.prune();
   }
+
+  readonly notes: QueueNotes = {
+    get: async (name) => {
+      this.assertOpen();
+      return this.sql.note.get(name)?.value;
+    },
+    set: async (name, value) => {
+      this.assertOpen();
+      this.sql.setNote.run(name, value);
+    },
+  };
 
   async submit(job: Job): Promise<boolean> {
     this.assertOpen();

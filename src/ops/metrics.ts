@@ -26,6 +26,9 @@ export class Metrics {
   readonly commandDuration: Histogram<"tool" | "outcome">;
   readonly githubRequests: Counter<"route" | "status">;
   readonly rateLimitRemaining: Gauge<"installation">;
+  readonly deliverySweeps: Counter;
+  readonly deliverySweepErrors: Counter;
+  readonly deliveriesRecovered: Counter<"event">;
 
   constructor(role: string, pool?: () => PoolGauges | undefined) {
     const registers = [this.registry];
@@ -71,6 +74,22 @@ export class Metrics {
       name: "resolve_bot_github_rate_limit_remaining",
       help: "x-ratelimit-remaining of GitHub's latest answer, per installation id (`app`: the app's own token)",
       labelNames: ["installation"],
+      registers,
+    });
+    this.deliverySweeps = new Counter({
+      name: "resolve_bot_delivery_sweeps_total",
+      help: "Sweeps of the app's webhook deliveries that finished",
+      registers,
+    });
+    this.deliverySweepErrors = new Counter({
+      name: "resolve_bot_delivery_sweep_errors_total",
+      help: "Sweeps of the app's webhook deliveries that failed (tried again at the next sweep)",
+      registers,
+    });
+    this.deliveriesRecovered = new Counter({
+      name: "resolve_bot_deliveries_recovered_total",
+      help: "Webhook deliveries GitHub failed to deliver that a sweep recorded, by event",
+      labelNames: ["event"],
       registers,
     });
     if (pool) {

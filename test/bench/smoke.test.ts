@@ -28,6 +28,10 @@ const KEYS = [
   "action.bundle.entry_bytes",
   "action.bundle.native_bytes",
   "action.startup.bundle_load_ms",
+  "deliveries.calls",
+  "deliveries.list_pages",
+  "deliveries.detail_calls",
+  "deliveries.without_older_history.calls",
   "corpus.files",
   "corpus.bytes",
 ];
@@ -48,6 +52,7 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
       "## Memory",
       "## Webhook intake",
       "## GitHub Action",
+      "## Sweep of the app's webhook deliveries",
     ])
       expect(markdown).toContain(heading);
     expect(markdown).toContain("| tiny | `console.log($$$A)` → `logger.debug($$$A)` | 4 / 4 |");

@@ -863,6 +863,76 @@ describe("webhooks", () => {
   });
 });
 
+describe("webhook deliveries (GET /app/hook/deliveries)", () => {
+  it("records every delivery it sends as GitHub lists them: answers, failures, faults, redeliveries; pages by cursor; 3 days", async () => {
+    const secret = "s3cret";
+    let answer = 202;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.statusCode = answer;
+        res.setHeader("x-answered-by", "test");
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
+    const appOctokit = makeOctokit({ appId: emulator.appId, privateKey: emulator.privateKey });
+    try {
+      const before = emulator.deliveries().length;
+      const event = emulator.webhooks.issueComment({ repo: REPO, number: pr.number, body: "/pending", user: "alice" });
+      expect((await emulator.deliver(url, event, { secret })).status).toBe(202);
+      answer = 503;
+      const refused = emulator.webhooks.issueComment({ repo: REPO, number: pr.number, body: "/help", user: "alice" });
+      expect((await emulator.deliver(url, refused, { secret })).status).toBe(503);
+      emulator.failDeliveries({ event: "issue_comment", mode: "drop" });
+      const dropped = await emulator.deliver(url, refused, { secret });
+      expect(dropped.status).toBe(0);
+      answer = 200;
+      emulator.failDeliveries({ mode: "timeout" });
+      expect((await emulator.deliver(url, refused, { secret })).status).toBe(200);
+      await expect(emulator.deliver("http://127.0.0.1:1/api/github/webhooks", refused, { secret })).rejects.toThrow();
+
+      const list = await appOctokit.request("GET /app/hook/deliveries", { per_page: 2 });
+      expect(list.data.map((d) => [d.guid, d.status, d.status_code, d.redelivery])).toEqual([
+        [refused.id, "failed to connect", 0, true],
+        [refused.id, "timed out", 0, true],
+      ]);
+      expect(list.data[0]).toMatchObject({ event: "issue_comment", action: "created", installation_id: emulator.installationId });
+      expect(String(list.headers.link)).toMatch(/[?&]cursor=v1_\d+.*>; rel="next"$/);
+      const all = await appOctokit.paginate("GET /app/hook/deliveries", { per_page: 2 });
+      expect(all.slice(0, 5).map((d) => [d.guid, d.status, d.status_code, d.redelivery])).toEqual([
+        [refused.id, "failed to connect", 0, true],
+        [refused.id, "timed out", 0, true],
+        [refused.id, "failed to connect", 0, true],
+        [refused.id, "Invalid HTTP Response: 503", 503, false],
+        [event.id, "OK", 202, false],
+      ]);
+      expect(all).toHaveLength(before + 5);
+      // `status` (GitHub's filter: 400–599) is missing from the Octokit types installed here.
+      const failureQuery = { per_page: 100, status: "failure" };
+      const failures = await appOctokit.paginate("GET /app/hook/deliveries", failureQuery);
+      expect(failures.filter((d) => d.guid === refused.id).map((d) => d.status_code)).toEqual([503]);
+
+      const detail = await appOctokit.request("GET /app/hook/deliveries/{delivery_id}", { delivery_id: all[4]!.id });
+      expect(detail.data.request.payload).toEqual(event.payload);
+      expect(detail.data.request.headers).toMatchObject({ "x-github-event": "issue_comment", "x-github-delivery": event.id });
+      expect(detail.data.response).toMatchObject({ payload: "ok", headers: { "x-answered-by": "test" } });
+
+      // Older than 3 days: neither listed nor readable.
+      const old = emulator.addDelivery({ event: "issue_comment", action: "created", at: Date.now() - 3 * 24 * 3_600_000 - 60_000 });
+      expect((await appOctokit.paginate("GET /app/hook/deliveries", { per_page: 100 })).some((d) => d.id === old.id)).toBe(false);
+      expect((await status(appOctokit.request("GET /app/hook/deliveries/{delivery_id}", { delivery_id: old.id }))).status).toBe(404);
+      // The App's JWT only: an installation token is refused.
+      const token = emulator.auth.issueToken(emulator.installationId).token;
+      const withToken = await fetch(`${emulator.apiUrl}/app/hook/deliveries`, { headers: { authorization: `token ${token}` } });
+      expect(withToken.status).toBe(401);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
 describe("with Probot", () => {
   it("runs a Probot app against the emulator over HTTP (GHE base URL, real JWT, signed delivery)", async () => {
     const secret = "probot-secret";

@@ -126,6 +126,9 @@ export async function startBot(extraEnv: Record<string, string> = {}, node = pro
     // No early "Working on …" status unless a test asks for one: on a loaded machine any command
     // may pass the default threshold, and replies asserted exactly would gain a duration.
     RESOLVE_BOT_STATUS_AFTER_SECONDS: "off",
+    // No sweep of the deliveries unless a test asks for one: tests that send refused or unreachable
+    // webhooks on purpose (bad signatures, a stopped server) must not see them recovered later.
+    RESOLVE_BOT_DELIVERY_SWEEP_SECONDS: "off",
     // Each bot its own job database (a restart() keeps it: that is what makes jobs survive).
     RESOLVE_BOT_DATA_DIR: dataDir,
     ...extraEnv,

@@ -116,6 +116,17 @@ export function jobQueueContract(harness: () => QueueHarness): void {
     expect(payloads).toEqual(["s-1", "s-2", "s-3"].map((id) => ({ id, n: [1, 2] })));
   });
 
+  test("a note (the deliveries sweep's cursor) survives close and reopen; setting it again replaces it", async () => {
+    const first = queues.open();
+    expect(await first.notes.get("deliveries-cursor")).toBeUndefined();
+    await first.notes.set("deliveries-cursor", '{"through":1}');
+    await first.notes.set("deliveries-cursor", '{"through":2}');
+    await first.close();
+
+    const second = queues.open();
+    expect(await second.notes.get("deliveries-cursor")).toBe('{"through":2}');
+    expect(await second.notes.get("another")).toBeUndefined();
+  });
   test("per key: one at a time, in submit order; across keys: in parallel up to the concurrency", async () => {
     const queue = queues.open();
     const keys = ["o/r#1", "o/r#2", "o/r#3", "o/r#4"];

@@ -10,7 +10,9 @@
  */
 import type { Server as HttpServer } from "node:http";
 import type { ApplicationFunctionOptions, Probot } from "probot";
-import { INGRESS_EVENTS, toRequest } from "../../forges/github/ingress.js";
+import { sweepDeliveries } from "../../forges/github/deliveries.js";
+import { INGRESS_EVENTS, toRequest, type Delivery } from "../../forges/github/ingress.js";
+import type { GitHubClient } from "../../forges/github/types.js";
 import { gaveUp } from "../../forges/github/replies/render.js";
 import { replyChannel } from "../../forges/github/replies/reply-channel.js";
 import { replyStopped } from "../../forges/github/replies/stopped-reply.js";
@@ -28,6 +30,7 @@ import { requestLog } from "../../pipeline/request-log.js";
 import { createRegistry } from "../../tools/index.js";
 import { workerPoolSettingsFromEnv } from "../../workers/limits.js";
 import { WorkerPool } from "../../workers/pool.js";
+import { DeliverySweeper, sweepIntervalMs } from "./delivery-sweeper.js";
 
 type Log = Probot["log"];
 
@@ -47,9 +50,9 @@ export interface ResolveBotOptions {
   execute?: (request: Request, signal?: AbortSignal, rerun?: boolean) => Promise<ExecuteResult | undefined>;
   /**
    * The job queue, the worker pool, the app's logger and (worker role, RESOLVE_BOT_WORKER_PORT) the
-   * health and metrics server, for graceful shutdown (and tests).
+   * health and metrics server, and the deliveries sweeper (when on), for graceful shutdown (and tests).
    */
-  onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log; opsServer?: HttpServer }) => void;
+  onStarted?: (started: { queue: JobQueue; pool?: WorkerPool; log: Log; opsServer?: HttpServer; sweeper?: DeliverySweeper }) => void;
 }
 
 /** Said on the pull request when a job is given up (retries exhausted, or an error not worth one). */
@@ -61,6 +64,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     const role = roleOf(env);
     // A misconfigured status threshold is said at start, not by every request's apology.
     const afterMs = statusAfterMs(env);
+    // Whoever takes webhooks sweeps for the ones GitHub could not deliver.
+    const sweepMs = role === "worker" ? undefined : sweepIntervalMs(env);
     // Built here too so a broken RESOLVE_BOT_TOOLS stops the server at start, not at the first command.
     const registry = await createRegistry({ customTools: env.RESOLVE_BOT_TOOLS });
     const queue = (options.createQueue ?? ((log: Log) => openJobQueue(env, (message, error) => log.error({ err: error }, message))))(
@@ -86,7 +91,39 @@ export function resolveBot(options: ResolveBotOptions = {}) {
     if (role !== "worker") appOptions?.addHandler(ops);
     const opsPort = role === "worker" ? workerOpsPort(env) : undefined;
     const opsServer = opsPort === undefined ? undefined : await listenOps(ops, opsPort, env.HOST?.trim() || undefined);
-    options.onStarted?.({ queue, ...(pool ? { pool } : {}), log: app.log, ...(opsServer ? { opsServer } : {}) });
+    const sweeper =
+      sweepMs === undefined
+        ? undefined
+        : new DeliverySweeper(
+            sweepMs,
+            async () =>
+              sweepDeliveries({
+                // The App's own JWT: deliveries belong to the app, not to an installation.
+                octokit: await app.auth(),
+                notes: queue.notes,
+                // The webhook as it was sent, through the same intake; its 👀 with the installation's token.
+                submit: (delivery) =>
+                  take(delivery as unknown as Delivery, (request) =>
+                    app.auth(request.forge.id === "github" ? request.forge.installationId : undefined),
+                  ),
+                log: app.log,
+              }),
+            app.log,
+            {
+              swept: (result) => {
+                metrics.deliverySweeps.inc();
+                for (const { event } of result.recovered) metrics.deliveriesRecovered.inc({ event });
+              },
+              failed: () => metrics.deliverySweepErrors.inc(),
+            },
+          );
+    options.onStarted?.({
+      queue,
+      ...(pool ? { pool } : {}),
+      log: app.log,
+      ...(opsServer ? { opsServer } : {}),
+      ...(sweeper ? { sweeper } : {}),
+    });
 
     /** A reply from this process, where the request is answered, for what the worker that would have replied cannot say. */
     const replyOnPullRequest = async (request: Request, message: string): Promise<void> => {
@@ -115,15 +152,27 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       });
     }
 
+    /**
+     * A webhook into the intake (a delivery, or one a sweep recovered): true when recorded now,
+     * false when its id was (a repeat), undefined when the bot has nothing to do with it.
+     */
+    const take = async (delivery: Delivery, octokitFor: (request: Request) => Promise<GitHubClient>): Promise<boolean | undefined> => {
+      const request = toRequest(delivery);
+      if (!request) return undefined;
+      const acknowledge = async () => {
+        const octokit = await octokitFor(request);
+        // Its lines (request logging) name the request too.
+        octokit.log = requestLog(octokit.log, request);
+        await replyChannel(octokit, request).acknowledge();
+      };
+      return intake.submit(request, acknowledge);
+    };
+
     app.on([...INGRESS_EVENTS], async (context) => {
       // The acknowledgement latency: from here to the answer, which goes once the job is recorded.
       const answered = metrics.webhookAck.startTimer({ event: context.name });
       try {
-        const request = toRequest(context);
-        if (!request) return;
-        // Its Octokit is the event's own: its lines (request logging) name the request too.
-        context.octokit.log = requestLog(context.octokit.log, request);
-        await intake.submit(request, () => replyChannel(context.octokit, request).acknowledge());
+        await take(context, async () => context.octokit);
       } finally {
         answered();
       }
@@ -134,6 +183,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       const atRoot = await app.getNodeMiddleware({ path: "/" });
       appOptions.addHandler((req, res) => (req.method === "POST" && req.url?.split("?")[0] === "/" ? atRoot(req, res) : false));
     }
+    sweeper?.start();
     app.log.info(
       `resolve-bot (${role}) ready with tools: ${registry
         .list()

@@ -12,6 +12,7 @@ import { resolveBot, roleOf, type ResolveBotOptions } from "./app.js";
 import { DataDirHeld } from "../../jobs/index.js";
 import type { JobQueue } from "../../jobs/job-queue.js";
 import type { WorkerPool } from "../../workers/pool.js";
+import type { DeliverySweeper } from "./delivery-sweeper.js";
 
 /** How long SIGTERM waits for running commands (container platforms kill after ~30 s). */
 const SHUTDOWN_GRACE_MS = Number(process.env.RESOLVE_BOT_SHUTDOWN_GRACE_MS ?? 25_000);
@@ -20,10 +21,11 @@ const CLOSE_LIMIT_MS = 3_000;
 
 let queue: JobQueue | undefined;
 let pool: WorkerPool | undefined;
+let sweeper: DeliverySweeper | undefined;
 let log: Pick<Console, "info" | "error"> & { fatal?: (message: string) => void } = console;
 const options: ResolveBotOptions = {
   onStarted: (started) => {
-    ({ queue, pool } = started);
+    ({ queue, pool, sweeper } = started);
     log = started.log;
   },
 };
@@ -57,7 +59,11 @@ process.once("SIGTERM", () => {
   void (async () => {
     const deadline = new Promise<"timeout">((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, "timeout").unref());
     // A server-only process runs no jobs: what it recorded is the workers' to carry out.
-    const running = role === "server" ? Promise.resolve() : (queue?.idle() ?? Promise.resolve());
+    const running = Promise.all([
+      role === "server" ? Promise.resolve() : (queue?.idle() ?? Promise.resolve()),
+      // A sweep under way ends before the queue closes (no webhook it recovers is lost to the close).
+      sweeper?.stop(),
+    ]);
     const outcome = await Promise.race([
       running.then(
         () => "finished" as const,

@@ -10,6 +10,8 @@ import { OpenApiValidator } from "./openapi.js";
 import { Router, type RequestPattern } from "./router.js";
 import { registerAppRoutes } from "./routes/app.js";
 import { registerCheckRoutes } from "./routes/checks.js";
+import { registerDeliveryRoutes } from "./routes/deliveries.js";
+import { DeliveryLog, type DeliveryFault, type DeliveryFaultSpec, type RecordedDeliverySpec } from "./deliveries.js";
 import { RouteContext } from "./routes/context.js";
 import { registerGitRoutes } from "./routes/git.js";
 import { registerRepoRoutes } from "./routes/repos.js";
@@ -24,13 +26,14 @@ import {
   isoNow,
   type CheckRun,
   type ForkPushPolicy,
+  type HookDelivery,
   type PullRequest,
   type Repo,
   type Review,
   type Role,
 } from "./state.js";
 import { Traffic, type Fault, type FaultSpec, type Hook, type LogEntry } from "./traffic.js";
-import { deliverWebhook, WebhookFactory, type DeliveryResult, type WebhookEvent } from "./webhooks.js";
+import { WebhookFactory, type DeliveryResult, type WebhookEvent } from "./webhooks.js";
 
 export interface EmulatorOptions {
   appId?: number;
@@ -98,6 +101,7 @@ export class GitHubEmulator {
   readonly state: EmulatorState;
   readonly auth: AppAuth;
   readonly traffic = new Traffic();
+  private readonly hookDeliveries: DeliveryLog;
   private readonly router = new Router();
   private server: EmulatorServer | undefined;
   private gitStore: GitStore | undefined;
@@ -113,6 +117,7 @@ export class GitHubEmulator {
       account: opts.account ?? "acme",
     });
     this.auth = new AppAuth(appId, opts.publicKeyPem ? { publicKeyPem: opts.publicKeyPem } : undefined);
+    this.hookDeliveries = new DeliveryLog(this.state);
   }
 
   /** Construct and start in one step. */
@@ -132,6 +137,7 @@ export class GitHubEmulator {
     this.context = new RouteContext(this.state, this.gitStore, shapes, this.auth, (repo, ref) => this.afterRefUpdate(repo, ref));
     // Specific routes before greedy ones: `commits/{ref+}/check-runs` precedes `commits/{ref+}`.
     registerAppRoutes(this.router, this.context);
+    registerDeliveryRoutes(this.router, this.context, this.hookDeliveries);
     registerCheckRoutes(this.router, this.context);
     registerGitRoutes(this.router, this.context);
     registerReviewRoutes(this.router, this.context);
@@ -703,8 +709,31 @@ export class GitHubEmulator {
     return this.factory;
   }
 
+  /**
+   * Sends a signed delivery and records it as GitHub does (`GET /app/hook/deliveries`): with the
+   * server's status, or failed when it could not be reached (then this throws) or a delivery fault
+   * dropped it (status 0, nothing sent). The same `deliveryId` again is a redelivery.
+   */
   deliver(url: string, event: WebhookEvent, opts: { secret: string; deliveryId?: string }): Promise<DeliveryResult> {
-    return deliverWebhook(url, event, opts);
+    return this.hookDeliveries.deliver(url, event, opts);
+  }
+
+  /**
+   * The next matching delivery fails: `drop` never sends it (recorded "failed to connect");
+   * `timeout` sends it and the server carries it out, but it is recorded "timed out" (status 0).
+   */
+  failDeliveries(spec: DeliveryFaultSpec): DeliveryFault {
+    return this.hookDeliveries.failDeliveries(spec);
+  }
+
+  /** Records a delivery without sending it (as if GitHub had sent it while nobody looked). */
+  addDelivery(spec: RecordedDeliverySpec): HookDelivery {
+    return this.hookDeliveries.add(spec);
+  }
+
+  /** The deliveries GitHub still lists (3 days), newest first. */
+  deliveries(): HookDelivery[] {
+    return this.hookDeliveries.listed();
   }
 
   // ---------------------------------------------------------------- internals

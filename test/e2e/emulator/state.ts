@@ -203,6 +203,30 @@ export function isoNow(): string {
   return new Date(clockNow()).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+/** A webhook delivery as GitHub keeps it for the app (list and detail of `/app/hook/deliveries`). */
+export interface HookDelivery {
+  id: number;
+  guid: string;
+  /** Emulator clock, epoch ms. */
+  deliveredAt: number;
+  redelivery: boolean;
+  /** Seconds. */
+  duration: number;
+  /** `OK`, `failed to connect`, `timed out`, `Invalid HTTP Response: 503`. */
+  status: string;
+  /** The server's answer; 0 when there was none. */
+  statusCode: number;
+  event: string;
+  action: string | null;
+  installationId: number | null;
+  repositoryId: number | null;
+  url: string;
+  requestHeaders: Record<string, string>;
+  payload: Record<string, unknown>;
+  responseHeaders: Record<string, string>;
+  responseBody: string | null;
+}
+
 export class EmulatorState {
   private nextIds = new Map<string, number>();
   readonly users = new Map<string, User>();
@@ -214,6 +238,8 @@ export class EmulatorState {
   readonly reviews: Review[] = [];
   /** Review comments on lines (people's, and the app's replies in their threads). */
   readonly lineComments: LineComment[] = [];
+  /** The app's webhook deliveries, oldest first. */
+  readonly deliveries: HookDelivery[] = [];
   forkPushPolicy: ForkPushPolicy = "never";
   /** `owner/repo` → login → role. */
   readonly permissions = new Map<string, Map<string, Role>>();

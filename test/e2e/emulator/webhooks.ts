@@ -19,10 +19,29 @@ export interface WebhookEvent {
 }
 
 export interface DeliveryResult {
+  /** The server's status; 0 when it never answered (a delivery the emulator dropped). */
   status: number;
   body: string;
   deliveryId: string;
   durationMs: number;
+  /** The server's response headers. */
+  headers: Record<string, string>;
+}
+
+/** The headers GitHub sends with a delivery (also what `GET /app/hook/deliveries/{id}` shows). */
+export function deliveryHeaders(event: WebhookEvent, deliveryId: string, body: string, signature: string): Record<string, string> {
+  const installation = event.payload.installation as { id?: number } | undefined;
+  return {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    "user-agent": "GitHub-Hookshot/emulator",
+    "x-github-event": event.name,
+    "x-github-delivery": deliveryId,
+    "x-github-hook-id": "1",
+    "x-github-hook-installation-target-type": "integration",
+    "x-github-hook-installation-target-id": String(installation?.id ?? ""),
+    "x-hub-signature-256": signature,
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -58,31 +77,23 @@ export async function deliverWebhook(
 ): Promise<DeliveryResult> {
   const body = JSON.stringify(event.payload);
   const deliveryId = opts.deliveryId ?? event.id;
-  const installation = event.payload.installation as { id?: number } | undefined;
   const started = Date.now();
-  const headers = {
-    "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(body)),
-    "user-agent": "GitHub-Hookshot/emulator",
-    "x-github-event": event.name,
-    "x-github-delivery": deliveryId,
-    "x-github-hook-id": "1",
-    "x-github-hook-installation-target-type": "integration",
-    "x-github-hook-installation-target-id": String(installation?.id ?? ""),
-    "x-hub-signature-256": opts.signature ?? signWebhook(opts.secret, body),
-  };
-  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", headers, agent: false, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error(`webhook delivery to ${url} timed out`)));
-    req.on("error", reject);
-    req.end(body);
-  });
-  return { status, body: text, deliveryId, durationMs: Date.now() - started };
+  const headers = deliveryHeaders(event, deliveryId, body, opts.signature ?? signWebhook(opts.secret, body));
+  const { status, text, responseHeaders } = await new Promise<{ status: number; text: string; responseHeaders: Record<string, string> }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { method: "POST", headers, agent: false, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), responseHeaders }));
+        res.on("error", reject);
+      });
+      req.on("timeout", () => req.destroy(new Error(`webhook delivery to ${url} timed out`)));
+      req.on("error", reject);
+      req.end(body);
+    },
+  );
+  return { status, body: text, deliveryId, durationMs: Date.now() - started, headers: responseHeaders };
 }
 
 /** Builds payloads that agree with the emulator's state (ids, shas, users, installation). */
