@@ -3,6 +3,8 @@
  * binary (dist/src/apps/bin.js, built by `npm test`'s pretest) on a fixture checkout.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -231,6 +233,30 @@ describe("resolve-bot mcp (stdio)", () => {
     );
     await widened;
     expect(await agent.names()).toEqual(["ast_edit", "ast_fix", "move", "rename_symbol", "pending", "resolve"]);
+
+    // A person resolving in a terminal beside the agent widens the list too, without the agent calling anything.
+    const narrowedAgain = agent.nextListChange();
+    expect((await agent.call("ast_edit", LOGGER)).isError).toBe(false);
+    await narrowedAgain;
+    expect(await agent.names()).toEqual(["pending", "resolve"]);
+    const widenedByPerson = agent.nextListChange();
+    const person = spawnSync(process.execPath, [BIN, "--cwd", repo, "resolve", "apply", "use the logger"], { encoding: "utf8" });
+    expect([person.status, person.stderr]).toEqual([0, ""]);
+    await widenedByPerson;
+    expect(await agent.names()).toEqual(["ast_edit", "ast_fix", "move", "rename_symbol", "pending", "resolve"]);
+    expect(treeAt(repo)["src/a.ts"]).toBe(SOURCES["src/a.ts"].replace("console.log", "logger.debug"));
+  });
+
+  test("stdout is the protocol's: a directory that is no checkout is said on stderr (exit 1), a bad flag with the usage (exit 2); closing stdin ends it (exit 0)", () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-not-a-checkout-"));
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, "mcp", ...args], { input: "", encoding: "utf8" });
+    expect(run(["--cwd", outside])).toMatchObject({ status: 1, stdout: "", stderr: `${outside} is not inside a git checkout.\n` });
+    const flag = run(["--bogus"]);
+    // node:util's parseArgs words the first line (differently across Node lines); the usage follows it.
+    expect([flag.status, flag.stdout]).toEqual([2, ""]);
+    expect(flag.stderr).toMatch(/^Unknown option '--bogus'/);
+    expect(flag.stderr).toContain("resolve-bot mcp [--cwd DIR] [--strict]");
+    expect(run(["--cwd", makeRepo(SOURCES)])).toMatchObject({ status: 0, stdout: "", stderr: "" });
   });
 
   test("the MCP Inspector CLI lists the tools of resolve-bot mcp", () => {
