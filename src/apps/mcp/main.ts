@@ -74,11 +74,8 @@ export async function serveMcp(options: McpOptions): Promise<ResolveBotMcp> {
   const mcp = createResolveBotMcp(await checkoutBackend(options), { name: "resolve-bot", version: options.version });
   const { store } = await openCheckout(options.cwd);
   await mkdir(store.directory, { recursive: true });
-  let checking = Promise.resolve();
-  // One check at a time; a failed one (the client gone) leaves the next to try again.
-  const watcher = watch(store.directory, () => {
-    checking = checking.then(() => mcp.checkTools()).catch(() => undefined);
-  });
+  // A failed check (the client gone) leaves the next to try again.
+  const watcher = watch(store.directory, () => void mcp.checkTools().catch(() => undefined));
   const closed = mcp.server.onclose;
   mcp.server.onclose = () => {
     watcher.close();

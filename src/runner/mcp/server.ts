@@ -43,7 +43,11 @@ export interface McpCall {
 /** What a front end supplies: where requests run, and what they may see. */
 export interface McpBackend {
   registry: ToolRegistry;
-  /** The arguments every tool takes besides its own (JSON Schema properties), none on a checkout. */
+  /**
+   * The arguments every tool takes besides its own (JSON Schema properties), none on a checkout;
+   * on a pull request e.g. `owner`, `repo`, `pull_number` and an optional `rationale`. They come
+   * back in `McpCall.target`, never in the tool's parameters.
+   */
   extra?: ExtraArguments;
   /** The tools offered now (the repository's settings and stack decide). */
   listing(): Promise<Listing>;
@@ -107,13 +111,19 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
     return toolResult(reply, notes);
   });
 
-  async function checkTools(): Promise<void> {
-    // Only a client that has listed the tools is told they changed.
-    if (offered === undefined) return;
-    const { key } = await names();
-    if (key === offered) return;
-    offered = key;
-    await server.sendToolListChanged();
+  // One check at a time (a call's and a watcher's may overlap), so a change is told once.
+  let checking = Promise.resolve();
+  function checkTools(): Promise<void> {
+    const check = checking.then(async () => {
+      // Only a client that has listed the tools is told they changed.
+      if (offered === undefined) return;
+      const { key } = await names();
+      if (key === offered) return;
+      offered = key;
+      await server.sendToolListChanged();
+    });
+    checking = check.catch(() => undefined);
+    return check;
   }
 
   return { server, checkTools };
