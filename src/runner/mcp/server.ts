@@ -17,6 +17,7 @@ import {
 import type { SlashCommand } from "../../core/commands.js";
 import type { ToolRegistry } from "../../core/registry.js";
 import type { Reply } from "../../pipeline/reply.js";
+import { argumentProblems } from "./arguments.js";
 import { refusedCall, toolResult } from "./results.js";
 import {
   listTools,
@@ -98,10 +99,13 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
     } else {
       const listing = await backend.listing();
       const known = backend.registry.list().filter((candidate) => listing.enabled(candidate.name));
-      if (!known.some((candidate) => candidate.name === name)) {
+      const definition = known.find((candidate) => candidate.name === name);
+      if (!definition) {
         const names = [...known.map((candidate) => candidate.name), PENDING_TOOL, RESOLVE_TOOL];
         return refusedCall(`Unknown tool \`${name}\`. Tools: ${names.map((known) => `\`${known}\``).join(", ")}.`);
       }
+      const problems = argumentProblems(definition, tool);
+      if (problems !== undefined) return refusedCall(problems);
       // One steering holds back (strict, something pending) is refused by the runtime, in its usual sentence.
       command = previewCommand(name, tool);
     }

@@ -163,25 +163,41 @@ describe("resolve-bot mcp (stdio)", () => {
     const bad = await agent.call("rename_symbol", { path: 3 });
     expect(bad).toEqual({
       text: [
-        "`/rename-symbol` was not run:",
-        "- <from> is required",
-        "Usage: `/rename-symbol <from> [<to>] [--at <text>] [--file <text>] [--one-name-on-line] [--find-in-comments] [--find-in-strings] [--provide-prefix-and-suffix-text-for-rename] [--quote-preference <auto|double|single>] [--import-module-specifier-preference <shortest|project-relative|relative|non-relative>] [--import-module-specifier-ending <auto|minimal|index|js>]`",
+        "`rename_symbol` was not run:",
+        "- `from` is required",
+        "Arguments of `rename_symbol`:",
         [
-          "- `<from>` — Current name (or Container.name); with --at, the new name may come alone",
-          "- `<to>` — New name",
-          "- `--at` — Position of the symbol: path:line or path:line:column (1-based), as an editor's F2",
-          "- `--file` — File that declares it, when the name is declared more than once",
-          "- `--one-name-on-line` — With --at path:line and only the new name: refuse unless the line holds exactly one name (set by a comment on a line) (default: false)",
-          "- `--find-in-comments` — Also rename the name in comments (default: false)",
-          "- `--find-in-strings` — Also rename the name in strings (default: false)",
-          "- `--provide-prefix-and-suffix-text-for-rename` — Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo } (on by default; --no-provide-prefix-and-suffix-text-for-rename turns it off)",
-          "- `--quote-preference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
-          "- `--import-module-specifier-preference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
-          "- `--import-module-specifier-ending` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
+          "- `from` (required) — Current name (or Container.name); with --at, the new name may come alone",
+          "- `to` — New name",
+          "- `at` — Position of the symbol: path:line or path:line:column (1-based), as an editor's F2",
+          "- `file` — File that declares it, when the name is declared more than once",
+          "- `oneNameOnLine` — With --at path:line and only the new name: refuse unless the line holds exactly one name (set by a comment on a line) (default: false)",
+          "- `findInComments` — Also rename the name in comments (default: false)",
+          "- `findInStrings` — Also rename the name in strings (default: false)",
+          "- `providePrefixAndSuffixTextForRename` — Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo } (on by default; --no-provide-prefix-and-suffix-text-for-rename turns it off)",
+          "- `quotePreference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
+          "- `importModuleSpecifierPreference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
+          "- `importModuleSpecifierEnding` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
         ].join("\n"),
       ].join("\n\n"),
       isError: true,
-      structured: { status: "user-error", pushed: [], stackDepth: 0 },
+      structured: undefined,
+    });
+    const short = await agent.call("move", { paths: ["src/a.ts"] });
+    expect(short).toEqual({
+      text: [
+        "`move` was not run:",
+        "- `paths` needs at least 2 values (got 1)",
+        "Arguments of `move`:",
+        [
+          "- `paths` (required) — Pairs of paths: <from> <to> [<from> <to> …]",
+          "- `quotePreference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
+          "- `importModuleSpecifierPreference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
+          "- `importModuleSpecifierEnding` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
+        ].join("\n"),
+      ].join("\n\n"),
+      isError: true,
+      structured: undefined,
     });
     expect(await agent.call("ast_edit", { ...LOGGER, paths: ["../outside"] })).toEqual({
       text: 'Path "../outside" leaves the repository ("..").',
