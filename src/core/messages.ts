@@ -64,6 +64,20 @@ export function phrased(text: string, phrasing: Phrasing = COMMENT_PHRASING): st
   return text.replace(/\{(applyCommand|trustedFiles)\}/g, (_match, key: "applyCommand" | "trustedFiles") => phrasing[key]);
 }
 
+/** An MCP client's words: the `resolve` tool's calls; its front end says where the settings are and what made steering strict. */
+export function mcpPhrasing(where: Pick<Phrasing, "configFile" | "strictBy">): Phrasing {
+  return {
+    resolveCommands: 'a `resolve` call with action "apply" or "discard" and a reason',
+    undoCommand: 'a `resolve` call with action "undo" and a reason',
+    applyCommand: 'a `resolve` call with action "apply"',
+    trustedFiles: "the checkout",
+    pendingCommand: "a `pending` call",
+    helpCommand: (command) =>
+      command === undefined ? "the tool list (`tools/list`)" : `the description of \`${command.replace(/-/g, "_")}\` in the tool list`,
+    ...where,
+  };
+}
+
 /** The line every reply ends with while something is pending; undefined when empty. */
 export function steeringLine(stack: PendingRecord[], phrasing: Phrasing = COMMENT_PHRASING): string | undefined {
   const top = stack[0];

@@ -70,6 +70,17 @@ export const OriginSchema = Type.Union([
   Type.Object({ kind: Type.Literal("review"), reviewId: Type.Integer() }),
   /** Typed at a terminal (the local command line), answered there. */
   Type.Object({ kind: Type.Literal("terminal") }),
+  /**
+   * A tool call from an agent over MCP (stdio on a checkout, or HTTP on a pull request), answered
+   * as the call's result. `agent`: the client as it named itself when it connected (MCP's
+   * `clientInfo`), for what people read ("proposed by an agent"); `rationale`: why the agent says
+   * it asks, when it says so.
+   */
+  Type.Object({
+    kind: Type.Literal("mcp"),
+    agent: Type.Optional(Type.Object({ name: Type.String(), version: Type.Optional(Type.String()) })),
+    rationale: Type.Optional(Type.String()),
+  }),
   /** A button on one of the bot's checks. */
   Type.Object({ kind: Type.Literal("button"), checkRunId: Type.Integer() }),
   /** The forge itself (a push, a closed pull request…): nobody waits for an answer. */

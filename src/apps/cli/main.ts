@@ -37,6 +37,7 @@ type Verb = keyof typeof VERB_USAGE;
 
 export const USAGE = `Usage:
   ${Object.values(VERB_USAGE).join("\n  ")}
+  resolve-bot mcp [--cwd DIR] [--strict]   an MCP server on stdio, for an agent (docs/mcp.md)
   resolve-bot server | worker   the GitHub App's webhook server, or a job worker, alone (see README)
   resolve-bot all               both in one process, as npm start
   resolve-bot --version | --help
