@@ -60,7 +60,8 @@ function optionError(argv: string[], error: Error & { code?: string }): string {
   const option = /'(-[^']*)'/.exec(error.message)?.[1];
   if (loose.positionals[0] === "resolve" && error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined) {
     const action = loose.positionals[1] ?? "apply";
-    return `resolve has no option ${option} (it takes --only PATH, --cwd DIR and --no-commit). To begin the reason with "--", put -- before it: resolve-bot resolve ${action} -- "${option} …"`;
+    const takes = action === "apply" ? "--only PATH, --cwd DIR and --no-commit" : "--cwd DIR and --no-commit";
+    return `resolve ${action} has no option ${option} (it takes ${takes}). To begin the reason with "--", put -- before it: resolve-bot resolve ${action} -- "${option} …"`;
   }
   return error.message;
 }
