@@ -128,14 +128,24 @@ export function partLabel(label: string, files: readonly string[]): string {
   return `${base} (part: ${files.length > 3 ? `${files.length} files` : files.join(", ")})`;
 }
 
+/** What an apply of part left pending. */
+export function restPending(label: string, rest: readonly string[]): string {
+  return `The rest (${fileList(rest)}) is pending as ${restLabel(label)}.`;
+}
+
 /** The reply of an apply of part: what was committed, and what is pending again. */
 export function appliedPart(label: string, files: readonly string[], rest: readonly string[]): string {
-  return `Applied ${label} to ${fileList(files)} only. The rest (${fileList(rest)}) is pending as ${restLabel(label)}.`;
+  return `Applied ${label} to ${fileList(files)} only. ${restPending(label, rest)}`;
 }
 
 /** The part was committed but the rest could not be previewed again: said, never hidden. */
 export function restNotPending(label: string, files: readonly string[], rest: readonly string[], why: string): string {
-  return `Applied ${label} to ${fileList(files)} only. The rest (${fileList(rest)}) could not be previewed again, so nothing of it is pending: ${why}`;
+  return `Applied ${label} to ${fileList(files)} only. ${restNotPendingAfter(rest, why)}`;
+}
+
+/** The rest of a part applied before an interruption, which cannot be previewed again now. */
+export function restNotPendingAfter(rest: readonly string[], why: string): string {
+  return `The rest (${fileList(rest)}) could not be previewed again, so nothing of it is pending: ${why}`;
 }
 
 export const NOTHING_APPLIED = "Nothing was applied.";

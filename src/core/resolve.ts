@@ -10,6 +10,8 @@ import {
   notAmongFiles,
   partLabel,
   restNotPending,
+  restNotPendingAfter,
+  restPending,
   discarded,
   NOTHING_PENDING,
   recordingFailed,
@@ -23,14 +25,14 @@ import { UNDO_TOOL } from "./undo.js";
 import { changesTo, REST_TOOL, restParams } from "./apply-part.js";
 import { preview } from "./preview.js";
 import { commandName } from "./usage.js";
-import { normalizePath } from "../workspace/paths.js";
+import { normalizePath, safePath } from "../workspace/paths.js";
 import { replay } from "./replay.js";
 import { resultText } from "./result.js";
 import { UserError } from "../errors.js";
 import type { CommandContext } from "./context.js";
 import type { ToolRegistry } from "./registry.js";
 import type { PendingRecord } from "./store.js";
-import type { ResolveAction, ResolveOutcome } from "./outcomes.js";
+import type { CommandOutcome, ResolveAction, ResolveOutcome } from "./outcomes.js";
 
 export type { ResolveAction, ResolveOutcome } from "./outcomes.js";
 
@@ -296,4 +298,25 @@ async function discardTop(registry: ToolRegistry, record: PendingRecord, reason:
     message,
     resolved: { record, action: "discard", reason, rendered: renderResolution("discard", record.label, reason) },
   };
+}
+
+/**
+ * A request run again after an interruption whose apply of part was already committed (the
+ * journal's `done`): says where the rest is, or pushes it when the cut came between the commit and
+ * its push, so the rest is never lost.
+ */
+export async function finishPart(registry: ToolRegistry, args: string, done: CommandOutcome, ctx: CommandContext): Promise<CommandOutcome> {
+  const parsed = parseResolveArgs(args);
+  const resolved = done.resolved;
+  const restTool = registry.get(REST_TOOL);
+  if ("error" in parsed || parsed.only === undefined || resolved?.commit === undefined || !restTool) return done;
+  const selected = new Set(parsed.only.map((path) => safePath(path) ?? path));
+  const rest = Object.keys(resolved.record.files)
+    .filter((path) => !selected.has(path))
+    .sort();
+  const label = resolved.record.label;
+  if ((done.pushed ?? []).length > 0) return { ...done, message: `${done.message} ${restPending(label, rest)}` };
+  const again = await preview(restTool, restParams(resolved.record, rest), ctx, 1);
+  const said = again.ok ? restPending(label, rest) : restNotPendingAfter(rest, again.message);
+  return { ...done, message: `${done.message} ${said}`, pushed: again.pushed };
 }

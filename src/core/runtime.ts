@@ -8,7 +8,7 @@ import { DEFAULT_COMMAND_LIMITS, type CommandContext } from "./context.js";
 import { COMMENT_PHRASING, stackFull, steeringLine, strictRefusal, tooManyCommands, UNDO_UNAVAILABLE } from "./messages.js";
 import { preview } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
-import { parseResolveArgs, resolve, type ResolveOptions } from "./resolve.js";
+import { finishPart, parseResolveArgs, resolve, type ResolveOptions } from "./resolve.js";
 import type { ResolveOutcome } from "./outcomes.js";
 import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
@@ -59,7 +59,9 @@ export class Runtime {
   async handleStep(command: SlashCommand, index: number, ctx: CommandContext): Promise<CommandOutcome> {
     if (ctx.requestId === undefined) return this.handleCommand(command, ctx);
     const step = requestStep(ctx.requestId, index);
-    return (await ctx.carriedOut?.(step, command)) ?? (await this.handleCommand(command, { ...ctx, step }));
+    const done = await ctx.carriedOut?.(step, command);
+    if (done === undefined) return this.handleCommand(command, { ...ctx, step });
+    return command.name === "resolve" ? finishPart(this.registry, command.args, done, { ...ctx, step }) : done;
   }
 
   async handleCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {

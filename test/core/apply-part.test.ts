@@ -1,5 +1,8 @@
 /** `/resolve apply --only <path>…`: part of the newest action committed, the rest pending as `<label> (rest)`. */
+import { parseCommands, type SlashCommand } from "../../src/core/commands.js";
 import { stageChangeSet } from "../../src/core/execution.js";
+import { carriedOut } from "../../src/pipeline/journal.js";
+import type { RequestJournal } from "../../src/pipeline/ports.js";
 import { parseResolveArgs, resolveCommandArgs } from "../../src/core/resolve.js";
 import { Runtime } from "../../src/core/runtime.js";
 import type { CustomToolFactory } from "../../src/core/tool.js";
@@ -167,6 +170,40 @@ describe("/resolve apply --only", () => {
     });
     expect(await h.store.hasPending()).toBe(false);
   });
+});
+
+test("a request cut short between the part's commit and the rest's push: its re-run pushes the rest, once, and commits nothing again", async () => {
+  const h = await withHead([stampTool]);
+  const runtime = new Runtime(h.registry);
+  await runtime.handleComment("/stamp done a.txt b.txt", h.context);
+  const record = (await h.store.peek())!;
+  const push = h.store.push.bind(h.store);
+  h.store.push = async () => {
+    throw new Error("the worker was stopped");
+  };
+  const [command] = parseCommands("/resolve apply --only a.txt first");
+  await expect(runtime.handleStep(command!, 0, { ...h.context, requestId: "req" })).rejects.toThrow("the worker was stopped");
+  h.store.push = push;
+  expect(await h.store.hasPending()).toBe(false);
+
+  const journal: RequestJournal = { pushed: new Map(), resolved: new Map([["req#0", { action: "apply", commit: "commit1", record }]]) };
+  const rerun = {
+    ...h.context,
+    requestId: "req",
+    carriedOut: async (step: string, again: SlashCommand) => carriedOut(journal, step, again),
+  };
+  const said =
+    "This was already carried out: commit commit1 on the branch is this request's apply of part (resolve-bot was interrupted before it could reply). The rest (b.txt) is pending as Stamp: 2 files (rest).";
+  const outcome = await runtime.handleStep(command!, 0, rerun);
+  expect(outcome).toMatchObject({ ok: true, kind: "resolve", message: said });
+  expect(outcome.pushed!.map(({ record: pushed }) => [pushed.label, pushed.requestStep, Object.keys(pushed.files)])).toEqual([
+    ["Stamp: 2 files (rest)", "req#0", ["b.txt"]],
+  ]);
+  // Run yet again, the journal finds the rest pushed: it is said, not pushed twice.
+  journal.pushed.set("req#0", [outcome.pushed![0]!.record]);
+  expect((await runtime.handleStep(command!, 0, rerun)).message).toBe(said);
+  expect((await h.store.list()).map((pending) => pending.label)).toEqual(["Stamp: 2 files (rest)"]);
+  expect(h.commits.map((commit) => commit.files)).toEqual([{ "a.txt": "a\ndone\n" }]);
 });
 
 describe("/resolve's options", () => {
