@@ -3,7 +3,7 @@
  * committed, the rest stays pending as `<label> (rest)` in a check run on the new head, and
  * applying that commits the rest.
  */
-import { comment, runsOn, useBot, type Bot } from "./harness.js";
+import { comment, deliver, latestReply, runsOn, useBot, waitFor, type Bot } from "./harness.js";
 
 const REPO = "acme/parts";
 const BASE_FILES = {
@@ -149,4 +149,30 @@ test("--only on an action that does not split by file (a rename) is refused with
     `${label} cannot be applied in part: \`/rename-symbol\` does not split by file (its changes to src/log.ts, src/main.ts go together). Apply or discard it whole with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`. Nothing was applied.\n\n---\nPending: ${label}. Resolve it with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.`,
   ]);
   expect(await bot.gh.branchSha(REPO, "feature-rename")).toBe(pr.headSha);
+});
+
+test("the rest is previewed again after a push like any action, and applies on the pushed head", async () => {
+  const pr = await bot.gh.createPullRequest({
+    repo: REPO,
+    head: "feature-push",
+    user: "alice",
+    commits: [{ files: { "docs/z.md": "z\n" } }],
+  });
+  await comment(bot, REPO, pr.number, "alice", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src");
+  expect((await comment(bot, REPO, pr.number, "alice", "/resolve apply --only src/main.ts main first")).done).toBe("rocket");
+  const part = (await bot.gh.branchSha(REPO, "feature-push"))!;
+  const pushed = await bot.gh.pushCommit(REPO, "feature-push", { files: { "docs/more.md": "more\n" }, author: "alice" });
+  const sync = await bot.gh.webhooks.pullRequest({ repo: REPO, number: pr.number, action: "synchronize", before: part, after: pushed });
+  expect(await deliver(bot, sync)).toBeLessThan(300);
+  await waitFor("the resync reply", () => latestReply(bot, REPO, pr.number).startsWith("New commits were pushed") || undefined);
+  const moved = runsOn(bot, REPO, pushed).find((run) => run.name === `resolve-bot: ${REST}`)!;
+  expect(moved.status).toBe("in_progress");
+  expect(moved.output.summary).toContain(`Previewed again on ${pushed.slice(0, 7)} after new commits (was ${part.slice(0, 7)})`);
+  expect(moved.annotations.map((annotation) => annotation.path)).toEqual(["src/log.ts"]);
+
+  const applied = await comment(bot, REPO, pr.number, "alice", "/resolve apply log too");
+  expect(applied.reply.split("\n")[0]).toBe(`Applied the rest of ${LABEL} (src/log.ts).`);
+  const last = (await bot.gh.branchSha(REPO, "feature-push"))!;
+  expect((await bot.gh.commit(REPO, last)).parents).toEqual([pushed]);
+  expect(await changedIn(last)).toEqual(["src/log.ts"]);
 });
