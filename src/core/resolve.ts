@@ -22,7 +22,7 @@ import {
   unknownResolveOption,
 } from "./messages.js";
 import { UNDO_TOOL } from "./undo.js";
-import { changesTo, REST_TOOL, restParams } from "./apply-part.js";
+import { changesTo, REST_TOOL, restParams, type RestParams } from "./apply-part.js";
 import { preview } from "./preview.js";
 import { commandName } from "./usage.js";
 import { normalizePath, safePath } from "../workspace/paths.js";
@@ -212,7 +212,9 @@ async function applyPart(
 
 /** An undo's commit keeps why it was asked for (`/resolve undo <reason>`) beside why it was applied. */
 function committedReason(record: PendingRecord, reason: string): string {
-  const undoReason = record.tool === UNDO_TOOL && typeof record.params.reason === "string" ? record.params.reason : undefined;
+  // The rest of an undo is still that undo.
+  const { tool, params } = record.tool === REST_TOOL ? (record.params as RestParams).of : record;
+  const undoReason = tool === UNDO_TOOL && typeof params.reason === "string" ? params.reason : undefined;
   return undoReason === undefined ? reason : undoCommitReason(undoReason, reason);
 }
 

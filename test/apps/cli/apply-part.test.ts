@@ -85,4 +85,24 @@ describe("resolve-bot resolve apply --only", () => {
     });
     expect(cli(repo, ["pending"]).out).toBe("Nothing is pending.\n");
   });
+
+  test("an undo splits by file too: each part's commit keeps why the undo was asked for", () => {
+    const repo = makeRepo(SOURCES);
+    expect(cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src"]).code).toBe(0);
+    expect(cli(repo, ["resolve", "apply", "use the logger"]).code).toBe(0);
+    const edit = git(repo, "rev-parse", "--short=7", "HEAD").trim();
+    expect(cli(repo, ["resolve", "undo", "too early"]).code).toBe(0);
+    const undo = `Undo: ${LABEL} (${edit})`;
+    expect(cli(repo, ["resolve", "apply", "--only", "src/b.ts", "b first"]).out.split("\n")[0]).toBe(
+      `Applied ${undo} to src/b.ts only. The rest (src/a.ts) is pending as ${undo} (rest).`,
+    );
+    expect(cli(repo, ["resolve", "apply", "then a"]).out.split("\n")[0]).toBe(`Applied the rest of ${undo} (src/a.ts).`);
+    expect(git(repo, "log", "-2", "--format=%s%n%n%b--")).toMatch(
+      new RegExp(
+        `^Undo: AST Edit: 2 replacements in 2 files \\(${edit}\\) \\(rest\\)\n\nthen a\n\nUndo asked for: too early\n\nResolve-Action: [0-9a-f-]{36}\n--\n` +
+          `Undo: AST Edit: 2 replacements in 2 files \\(${edit}\\) \\(part: src/b.ts\\)\n\nb first\n\nUndo asked for: too early\n\nResolve-Action: [0-9a-f-]{36}\n--\n$`,
+      ),
+    );
+    expect(treeAt(repo)).toEqual(SOURCES);
+  });
 });
