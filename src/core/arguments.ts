@@ -18,7 +18,7 @@ import { pluralWord } from "./text.js";
  * `refusal`: the command needs the lines it was written on, which cannot scope it: the whole answer.
  */
 export type Binding =
-  { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[]; refusal?: string };
+  { ok: true; params: Record<string, unknown>; asSuggestion?: true } | { ok: false; errors: string[]; refusal?: string; wrong?: string[] };
 
 /** The option every preview tool takes: show the preview as suggested changes instead of pushing it. */
 export const AS_SUGGESTION = "as-suggestion";
@@ -54,6 +54,11 @@ export function describeParameters(schema: TSchema): Property[] {
     const kind = array ? scalarKind(prop.items as TSchema) : scalarKind(prop);
     return { name, array, kind, required: required.has(name) && prop.default === undefined, schema: prop };
   });
+}
+
+/** A parameter as usage and errors name it: `<paths>` for a positional one, `--lang` for an option. */
+export function parameterName(tool: AnyToolDefinition, name: string): string {
+  return (tool.positionals ?? []).includes(name) ? `<${name}>` : `--${kebab(name)}`;
 }
 
 export function kebab(name: string): string {
@@ -93,12 +98,19 @@ function isRawYamlBlock(tool: AnyToolDefinition, block: NonNullable<SlashCommand
   return value !== null && typeof value === "object" && key in value;
 }
 
-function convert(prop: Property, raw: string, errors: string[]): unknown {
+/** What went wrong, and the parameters it is about (a usage error shows their help). */
+interface Problems {
+  errors: string[];
+  wrong: Set<string>;
+}
+
+function convert(prop: Property, raw: string, problems: Problems): unknown {
   if (prop.kind !== "json") return raw; // numbers and booleans are converted by TypeBox below
   try {
     return JSON.parse(raw);
   } catch {
-    errors.push(`--${kebab(prop.name)}: expected JSON, got ${JSON.stringify(raw)}`);
+    problems.errors.push(`--${kebab(prop.name)}: expected JSON, got ${JSON.stringify(raw)}`);
+    problems.wrong.add(prop.name);
     return undefined;
   }
 }
@@ -159,6 +171,8 @@ export function bindArguments(
     byOption.set(kebab(prop.name), prop);
   }
   const errors: string[] = [];
+  const problems: Problems = { errors, wrong: new Set() };
+  const failed = (): Binding => ({ ok: false, errors, ...(problems.wrong.size > 0 ? { wrong: [...problems.wrong] } : {}) });
   let params: Record<string, unknown> = {};
   if (command.block && isRawYamlBlock(tool, command.block)) {
     params[tool.rawYamlBlock!.param] = command.block.text;
@@ -204,9 +218,10 @@ export function bindArguments(
     if (prop.kind === "boolean") value ??= "true";
     else if (value === undefined) {
       errors.push(`${token.rawName} needs a value.`);
+      problems.wrong.add(prop.name);
       continue;
     }
-    const converted = convert(prop, String(value), errors);
+    const converted = convert(prop, String(value), problems);
     if (prop.array) {
       const existing = params[prop.name];
       const list = Array.isArray(existing) && givenArrays.has(prop.name) ? existing : [];
@@ -218,8 +233,8 @@ export function bindArguments(
     } else params[prop.name] = converted;
   }
 
-  bindPositionals(tool, props, positionals, params, givenArrays, errors);
-  if (errors.length > 0) return { ok: false, errors };
+  bindPositionals(tool, props, positionals, params, givenArrays, problems);
+  if (errors.length > 0) return failed();
   if (anchor) {
     const scoped = atLines(tool, params, anchor);
     if ("refusal" in scoped) return { ok: false, errors: [], refusal: scoped.refusal };
@@ -236,8 +251,10 @@ export function bindArguments(
       if (seen.has(error.path)) continue;
       seen.add(error.path);
       errors.push(`${describePath(error.path, tool)} ${describeSchemaError(error)}`);
+      const name = error.path.split("/").filter(Boolean)[0];
+      if (name !== undefined) problems.wrong.add(name);
     }
-    return { ok: false, errors };
+    return failed();
   }
   return { ok: true, params: value, ...(asSuggestion ? { asSuggestion: true as const } : {}) };
 }
@@ -248,7 +265,7 @@ function bindPositionals(
   positionals: string[],
   params: Record<string, unknown>,
   givenArrays: Set<string>,
-  errors: string[],
+  problems: Problems,
 ): void {
   const names = tool.positionals ?? [];
   let next = 0;
@@ -258,22 +275,22 @@ function bindPositionals(
     if (prop.array && index === names.length - 1) {
       // `--paths a b` is one list of two: the words join what the option gave, never replace it.
       const given = givenArrays.has(name) && Array.isArray(params[name]) ? (params[name] as unknown[]) : [];
-      params[name] = [...given, ...positionals.slice(next).map((word) => convert(prop, word, errors))];
+      params[name] = [...given, ...positionals.slice(next).map((word) => convert(prop, word, problems))];
       next = positionals.length;
-    } else params[name] = convert(prop, positionals[next++]!, errors);
+    } else params[name] = convert(prop, positionals[next++]!, problems);
   }
   if (next < positionals.length) {
     const extra = positionals
       .slice(next)
       .map((word) => JSON.stringify(word))
       .join(", ");
-    errors.push(`Unexpected ${pluralWord(positionals.length - next, "argument")}: ${extra}.`);
+    problems.errors.push(`Unexpected ${pluralWord(positionals.length - next, "argument")}: ${extra}.`);
   }
 }
 
 function describePath(pointer: string, tool: AnyToolDefinition): string {
   const [first, ...rest] = pointer.split("/").filter(Boolean);
   if (!first) return "Parameters";
-  const name = (tool.positionals ?? []).includes(first) ? `<${first}>` : `--${kebab(first)}`;
+  const name = parameterName(tool, first);
   return rest.length > 0 ? `${name} (${rest.join(".")})` : name;
 }

@@ -6,6 +6,7 @@ import type { CommandOutcome } from "./outcomes.js";
 import type { LineAnchor, UnusableLines } from "./tool.js";
 import type { PendingActionStore, PendingRecord } from "./store.js";
 import type { Phrasing } from "./messages.js";
+import type { PathReader } from "./tool-paths.js";
 
 export type Steering = "stack" | "strict";
 
@@ -65,6 +66,11 @@ export interface CommandContext {
    * to them; lines that cannot scope a command refuse only the commands that need them.
    */
   anchor?: LineAnchor | UnusableLines;
+  /**
+   * How this front end reads a path someone typed (a tool's `pathParameters`): the CLI's are
+   * relative to the current directory. Absent: paths are typed from the repository's root.
+   */
+  readPath?: PathReader;
   /** Per-repository tool switch; all tools are enabled when absent. */
   isToolEnabled?(name: string): boolean;
   /**

@@ -38,6 +38,14 @@ export interface Phrasing {
   configFile: string;
   /** What made steering strict, as the refusal opens: "This repository uses `steering: strict`". */
   strictBy: string;
+  /** How a preview is applied, in a sentence's middle: "`/resolve apply`" (a tool's `{applyCommand}`). */
+  applyCommand: string;
+  /** Where trusted files (a repository's own rules) are read: "the default branch, never the pull request" (`{trustedFiles}`). */
+  trustedFiles: string;
+  /** How the stack is listed: "`/pending`". */
+  pendingCommand: string;
+  /** How the help is shown: "`/help`", or for one command (named without its slash) "`/help move`". */
+  helpCommand(command?: string): string;
 }
 
 export const COMMENT_PHRASING: Phrasing = {
@@ -45,7 +53,16 @@ export const COMMENT_PHRASING: Phrasing = {
   undoCommand: "`/resolve undo <reason>`",
   configFile: "`.github/resolve-bot.yml`",
   strictBy: "This repository uses `steering: strict`",
+  applyCommand: "`/resolve apply`",
+  trustedFiles: "the default branch, never the pull request",
+  pendingCommand: "`/pending`",
+  helpCommand: (command) => (command === undefined ? "`/help`" : `\`/help ${command}\``),
 };
+
+/** A tool's text with the front end's words in its placeholders (`{applyCommand}`, `{trustedFiles}`). */
+export function phrased(text: string, phrasing: Phrasing = COMMENT_PHRASING): string {
+  return text.replace(/\{(applyCommand|trustedFiles)\}/g, (_match, key: "applyCommand" | "trustedFiles") => phrasing[key]);
+}
 
 /** The line every reply ends with while something is pending; undefined when empty. */
 export function steeringLine(stack: PendingRecord[], phrasing: Phrasing = COMMENT_PHRASING): string | undefined {

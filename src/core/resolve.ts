@@ -144,7 +144,8 @@ function selectFiles(registry: ToolRegistry, record: PendingRecord, only: readon
   for (const path of only) {
     let normal: string;
     try {
-      normal = normalizePath(path);
+      // As the front end reads typed paths (the CLI: from the current directory).
+      normal = normalizePath(ctx.readPath ? ctx.readPath(path) : path);
     } catch {
       normal = path; // not a path of the repository, so not one of the action's files either
     }
@@ -312,7 +313,7 @@ export async function finishPart(registry: ToolRegistry, args: string, done: Com
   const resolved = done.resolved;
   const restTool = registry.get(REST_TOOL);
   if ("error" in parsed || parsed.only === undefined || resolved?.commit === undefined || !restTool) return done;
-  const selected = new Set(parsed.only.map((path) => safePath(path) ?? path));
+  const selected = new Set(parsed.only.map((path) => safePath(ctx.readPath ? ctx.readPath(path) : path) ?? path));
   const rest = Object.keys(resolved.record.files)
     .filter((path) => !selected.has(path))
     .sort();

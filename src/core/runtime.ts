@@ -3,7 +3,7 @@
  * what happened as data. Front ends (GitHub, the local CLI) render the outcomes.
  */
 import { bindArguments } from "./arguments.js";
-import { parseCommands, type SlashCommand } from "./commands.js";
+import { normaliseCommandName, parseCommands, type SlashCommand } from "./commands.js";
 import { DEFAULT_COMMAND_LIMITS, type CommandContext } from "./context.js";
 import { COMMENT_PHRASING, stackFull, steeringLine, strictRefusal, tooManyCommands, UNDO_UNAVAILABLE } from "./messages.js";
 import { preview } from "./preview.js";
@@ -13,11 +13,11 @@ import type { ResolveOutcome } from "./outcomes.js";
 import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
 import { suggestOnly } from "./suggest.js";
-import { commandName, usageBlock } from "./usage.js";
+import { commandName, helpSection, usageError } from "./usage.js";
+import { readToolPaths } from "./tool-paths.js";
 import { previewUndo, UNDO_TOOL } from "./undo.js";
 import { REST_TOOL, type RestParams } from "./apply-part.js";
 import type { CommandOutcome, CommentOutcome } from "./outcomes.js";
-import { pluralWord } from "./text.js";
 
 export type { CommandOutcome, CommentOutcome } from "./outcomes.js";
 
@@ -71,7 +71,7 @@ export class Runtime {
         case "resolve":
           return await this.resolveCommand(typed, command.args, ctx);
         case "help":
-          return { command: typed, kind: "help", ok: true, message: this.help(ctx) };
+          return this.helpCommand(typed, command.args, ctx);
         case "pending":
           return { command: typed, kind: "pending", ok: true, message: renderStack(await ctx.store.list()) };
         default:
@@ -109,27 +109,18 @@ export class Runtime {
 
   private async toolCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {
     const typed = `/${command.typed}`;
-    const tool = this.registry.command(command.name);
-    if (!tool || !(ctx.isToolEnabled?.(tool.name) ?? true)) {
-      const known = [
-        ...this.enabledTools(ctx).map((candidate) => commandName(candidate.name)),
-        ...RESERVED_COMMANDS.map((name) => `/${name}`),
-      ];
-      return {
-        command: typed,
-        kind: "error",
-        ok: false,
-        message: `Unknown command \`${typed}\`. Known commands: ${known.map((name) => `\`${name}\``).join(", ")}.`,
-      };
-    }
+    const tool = this.enabledTool(command.name, ctx);
+    if (!tool) return { command: typed, kind: "error", ok: false, message: this.unknownCommand(`/${command.typed}`, ctx) };
     const binding = bindArguments(tool, command, ctx.anchor);
     if (!binding.ok && binding.refusal !== undefined) return { command: typed, kind: "error", ok: false, message: binding.refusal };
     if (!binding.ok) {
-      const errors = binding.errors.map((error) => `- ${error}`).join("\n");
-      return { command: typed, kind: "error", ok: false, message: `\`${typed}\` was not run:\n\n${errors}\n\n${usageBlock(tool)}` };
+      const message = usageError(tool, typed, binding.errors, binding.wrong ?? [], ctx.phrasing);
+      return { command: typed, kind: "error", ok: false, message };
     }
+    // Paths as the front end's people type them (the CLI: from the current directory), from the root from here on.
+    const params = ctx.readPath ? readToolPaths(tool, binding.params, ctx.readPath) : binding.params;
     if (binding.asSuggestion) {
-      const offered = await suggestOnly(tool, binding.params, ctx);
+      const offered = await suggestOnly(tool, params, ctx);
       return { command: typed, kind: offered.ok ? "preview" : "error", ok: offered.ok, message: offered.message };
     }
     // The preview reads the files and the stack: the files (a fetch, on GitHub) are read while the stack is.
@@ -147,7 +138,7 @@ export class Runtime {
       await settled;
       return { command: typed, kind: "error", ok: false, message: room };
     }
-    const outcome = await preview(tool, binding.params, ctx, room);
+    const outcome = await preview(tool, params, ctx, room);
     return { command: typed, kind: "preview", ok: outcome.ok, message: outcome.message, pushed: outcome.pushed };
   }
 
@@ -173,26 +164,45 @@ export class Runtime {
     return maxPending - stack.length;
   }
 
+  /** A tool this repository has on, by the name typed (`ast-edit`, `/ast_edit`). */
+  private enabledTool(name: string, ctx?: CommandContext) {
+    const tool = this.registry.command(normaliseCommandName(name.replace(/^\//, "")));
+    return tool && (ctx?.isToolEnabled?.(tool.name) ?? true) ? tool : undefined;
+  }
+
+  private unknownCommand(typed: string, ctx: CommandContext): string {
+    const known = [
+      ...this.enabledTools(ctx).map((candidate) => commandName(candidate.name)),
+      ...RESERVED_COMMANDS.map((name) => `/${name}`),
+    ];
+    return `Unknown command \`${typed}\`. Known commands: ${known.map((name) => `\`${name}\``).join(", ")}.`;
+  }
+
+  /** `/help`, or `/help <command>`: one tool's section alone. */
+  private helpCommand(typed: string, args: string, ctx: CommandContext): CommandOutcome {
+    const asked = (args.trim().split(/\s+/)[0] ?? "").replace(/^\//, "");
+    // The reserved commands are explained in the whole help (they are no tools).
+    if (asked === "" || (RESERVED_COMMANDS as readonly string[]).includes(normaliseCommandName(asked)))
+      return { command: typed, kind: "help", ok: true, message: this.help(ctx) };
+    const tool = this.enabledTool(asked, ctx);
+    if (!tool) return { command: typed, kind: "error", ok: false, message: this.unknownCommand(`/${asked}`, ctx) };
+    return { command: typed, kind: "help", ok: true, message: helpSection(tool, ctx.phrasing) };
+  }
+
   /**
-   * /help: the preview tools with their usage, and resolve explained on its own (it is no tool).
-   * Paragraphs, lists and examples are separated by blank lines, so markdown keeps them apart.
+   * /help: the preview tools with their usage, and resolve explained on its own (it is no tool),
+   * in the front end's words. Paragraphs, lists and examples are separated by blank lines, so
+   * markdown keeps them apart.
    */
   help(ctx?: CommandContext): string {
     const tools = ctx ? this.enabledTools(ctx) : this.registry.list();
-    const sections = tools.map((tool) => {
-      const parts = [`**\`${commandName(tool.name)}\`** — ${tool.description}`, usageBlock(tool)];
-      const examples = tool.examples ?? [];
-      if (examples.length > 0)
-        parts.push(`${pluralWord(examples.length, "Example")}:\n\n${examples.map((example) => `- \`${example}\``).join("\n")}`);
-      return parts.join("\n\n");
-    });
     const phrasing = ctx?.phrasing ?? COMMENT_PHRASING;
     return [
       "Preview tools compute a change without writing anything and push it onto the pending stack:",
-      ...sections,
+      ...tools.map((tool) => helpSection(tool, phrasing)),
       `Resolving: ${phrasing.resolveCommands} takes the newest pending action (last in, first out) and commits it or drops it. The reason is required and goes into the commit message.`,
       `Undoing: ${phrasing.undoCommand} previews reverting the newest commit resolve-bot applied (as \`git revert\` would) as a new pending action; applying it commits the revert. If later commits changed the same lines, it says so and pushes nothing.`,
-      "`/pending` lists the stack, newest first. `/help` shows this.",
+      `${phrasing.pendingCommand} lists the stack, newest first. ${phrasing.helpCommand()} shows this; ${phrasing.helpCommand("<command>")} shows one command.`,
     ].join("\n\n");
   }
 }

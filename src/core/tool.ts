@@ -92,6 +92,11 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
   /** Command name: `/ast-edit` and `/ast_edit` both call tool `ast_edit`. */
   name: string;
   label: string;
+  /**
+   * What it does, in markdown. `{applyCommand}` and `{trustedFiles}` (here and in parameter
+   * descriptions) are filled with the front end's words (core/messages.ts, `Phrasing`): how to
+   * apply a preview, and where trusted files such as rules are read.
+   */
   description: string;
   parameters: TParams;
   /**
@@ -104,6 +109,14 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
    * pairs is `<from> <to> [<from> <to>…]`, not `<paths>...`. Generated from the schema when absent.
    */
   positionalUsage?: string;
+  /**
+   * Parameters that name files of the repository, as `{ paths: "path", at: "position" }`: "path" is
+   * a string or list of strings, each a file, directory or glob; "position" is `path:line[:column]`.
+   * Where people type paths relative to somewhere else (the CLI: the current directory, as git
+   * reads them), the front end rewrites these to the repository's root before the tool runs, and
+   * refuses a path that leaves the repository. The tool always sees paths from the root.
+   */
+  pathParameters?: Record<string, "path" | "position">;
   /** Example command lines shown in /help. */
   examples?: string[];
   /**

@@ -4,6 +4,7 @@
  * configuration and `P` what it knows of a pull request: the pipeline only passes them back.
  */
 import type { Phrasing } from "../core/messages.js";
+import type { PathReader } from "../core/tool-paths.js";
 import type { AppliedCommit, CommitRequest, CommandLimits, Progress, Steering } from "../core/context.js";
 import type { Runtime } from "../core/runtime.js";
 import type { PendingActionStore, PendingRecord, PreviewPresentation } from "../core/store.js";
@@ -180,6 +181,8 @@ export interface Ports<C extends RequestConfig, P extends PullRequestView> {
   buttonPlace?: string;
   /** This front end's words in the runtime's sentences (default: a pull request comment's). */
   phrasing?: Phrasing;
+  /** How typed paths are read (the CLI: from the current directory); absent, from the repository's root. */
+  readPath?: PathReader;
 }
 
 /**

@@ -72,6 +72,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
     ...(anchor ? { anchor } : {}),
     ...(journal ? { carriedOut: async (step, command) => carriedOut(journal, step, command) } : {}),
     ...(ports.phrasing ? { phrasing: ports.phrasing } : {}),
+    ...(ports.readPath ? { readPath: ports.readPath } : {}),
     ...(ports.progress ? { progress: ports.progress } : {}),
   };
   return { context, store };

@@ -104,27 +104,33 @@ function parametersSchema(pi: ToolAPI) {
         { minItems: 1, description: "Rewrites to run in order, each on the output of the previous one." },
       ),
     ),
-    pat: T.Optional(T.Array(T.String(), { description: "Command-line form of ops: --pat A --out B --pat C --out D." })),
-    out: T.Optional(T.Array(T.String(), { description: "Replacement for the --pat at the same position." })),
+    pat: T.Optional(T.Array(T.String(), { title: "pattern", description: "Command-line form of ops: --pat A --out B --pat C --out D." })),
+    out: T.Optional(T.Array(T.String(), { title: "replacement", description: "Replacement for the --pat at the same position." })),
     rules: T.Optional(
       T.String({
+        title: "yaml",
         description:
           "ast-grep YAML rules (id, language, rule, constraints, utils, transform, fix, rewriters; several separated by ---), " +
-          "as `ast-grep scan --rule` reads them. In a comment: a ```yaml block right after the command line.",
+          "as `ast-grep scan --rule` reads them: a ` ```yaml ` block on the lines right after the command line.",
       }),
     ),
     paths: T.Optional(
-      T.Array(T.String(), { minItems: 1, default: ["."], description: 'Files, directories or globs to rewrite (default ".").' }),
+      T.Array(T.String(), {
+        minItems: 1,
+        default: ["."],
+        title: "path",
+        description: 'Files, directories or globs to rewrite (default ".").',
+      }),
     ),
     lines: T.Optional(
       T.String({
-        description:
-          "FROM-TO (1-based): keep only matches that overlap these lines of the one file given as the path. A command in a " +
-          "review comment on lines of a file gets that file and those lines when it names no paths.",
+        title: "FROM-TO",
+        description: "FROM-TO (1-based): keep only matches that overlap these lines of the one file given as the path.",
       }),
     ),
     lang: T.Optional(
       T.String({
+        title: "language",
         description:
           "Language of the patterns (as the CLI's --lang: typescript, python, go, rust, …). Directories and globs then only yield " +
           "that language's files (and HTML, whose <script>/<style> the CLI searches too); files named explicitly are read as it " +
@@ -505,13 +511,14 @@ const factory: CustomToolFactory = (pi) => {
       "Structural search and replace with ast-grep patterns or YAML rules, in every language the ast-grep CLI 0.51.1 knows " +
       "(by file extension, or --lang). Each op rewrites every match of `pat` into `out`: metavariables $A (one node) and $$$A " +
       "(a list) in `out` insert what the pattern captured, and an empty `out` deletes the match. Ops run in order, each on the " +
-      "previous one's output, exactly like `ast-grep run -p PAT -r OUT -U` run once per op; a ```yaml block of rules after the " +
+      "previous one's output, exactly like `ast-grep run -p PAT -r OUT -U` run once per op; a ` ```yaml ` block of rules after the " +
       "command runs like `ast-grep scan --rule RULES --update-all`. Words after the options are paths (files, directories, " +
-      'globs; default "."). Shows the diff first; /resolve apply commits it.',
+      'globs; default "."). Shows the diff first; {applyCommand} commits it.',
     parameters,
     positionals: ["paths"],
     // Each file's rewrite reads that file alone: `/resolve apply --only` may commit some files.
     splitsByFile: true,
+    pathParameters: { paths: "path" },
     rawYamlBlock: { param: "rules", key: "rule" },
     // On lines of the diff with no paths named: that file, and only matches overlapping those lines.
     atLines: (given, anchor) =>

@@ -94,7 +94,7 @@ function parametersSchema(pi: ToolAPI) {
   return T.Object({
     rules: T.Optional(T.Array(T.String(), { description: "Ids of the rules whose fixes to apply (default: every rule with a fix)." })),
     paths: T.Optional(
-      T.Array(T.String(), { minItems: 1, default: ["."], description: 'Files, directories or globs to fix (default ".").' }),
+      T.Array(T.String(), { minItems: 1, default: ["."], title: "path", description: 'Files, directories or globs to fix (default ".").' }),
     ),
   });
 }
@@ -111,13 +111,14 @@ const factory: CustomToolFactory = (pi) => {
     name: "ast_fix",
     label: "AST Fix",
     description:
-      "Applies the fixes of the repository's ast-grep project (sgconfig.yml and its rule directories, read from the default " +
-      "branch, never from the pull request), exactly as `ast-grep scan --update-all` would. Words after the command are rule ids " +
-      "(default: all rules). Shows the diff first; /resolve apply commits it.",
+      "Applies the fixes of the repository's ast-grep project (sgconfig.yml and its rule directories, read from " +
+      "{trustedFiles}), exactly as `ast-grep scan --update-all` would. Words after the command are rule ids " +
+      "(default: all rules). Shows the diff first; {applyCommand} commits it.",
     parameters,
     positionals: ["rules"],
     // Each file's rewrite reads that file alone: `/resolve apply --only` may commit some files.
     splitsByFile: true,
+    pathParameters: { paths: "path" },
     examples: ["/ast-fix", "/ast-fix no-console-log prefer-const --paths src"],
     async execute(_toolCallId: string, params: Params): Promise<ToolResult> {
       try {

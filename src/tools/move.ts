@@ -21,10 +21,15 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
     description:
       "Moves or renames files and directories and updates every import, export, require() and dynamic import() that refers to them.",
     parameters: Type.Object({
-      paths: Type.Array(Type.String(), { minItems: 2, description: "Pairs of paths: <from> <to> [<from> <to> …]" }),
+      paths: Type.Array(Type.String(), {
+        minItems: 2,
+        description: "Pairs of paths, each <from> followed by the <to> it moves to: files or directories",
+      }),
       ...preferenceParameters(Type),
     }),
     positionals: ["paths"],
+    positionalUsage: "<from> <to> [<from> <to>…]",
+    pathParameters: { paths: "path" },
     // On a line of the diff, `/move <to>` moves the file the comment is on.
     atLines: (given, anchor) =>
       Array.isArray(given.paths) && given.paths.length === 1 ? { ...given, paths: [anchor.path, given.paths[0] as unknown] } : given,

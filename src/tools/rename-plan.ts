@@ -181,7 +181,7 @@ function parseAt(projects: readonly TsProject[], at: string, name: string | unde
   const spelled = [...new Set(names.map((node) => node.getText(sourceFile)))];
   if (oneName && name === undefined && spelled.length > 1) {
     throw new UserError(
-      `Line ${line} of ${rel} has ${spelled.length} names (${spelled.join(", ")}); say which: \`/rename-symbol <old> <new>\`.`,
+      `Line ${line} of ${rel} has ${spelled.length} names (${spelled.join(", ")}); say which: \`/rename-symbol <from> <to>\`.`,
     );
   }
   const chosen = name !== undefined ? names.find((node) => node.getText(sourceFile) === name) : (names.find(declared) ?? names[0]);

@@ -22,8 +22,13 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
     parameters: Type.Object({
       from: Type.String({ description: "Current name (or Container.name); with --at, the new name may come alone" }),
       to: Type.Optional(Type.String({ description: "New name" })),
-      at: Type.Optional(Type.String({ description: "Position of the symbol: path:line or path:line:column (1-based), as an editor's F2" })),
-      file: Type.Optional(Type.String({ description: "File that declares it, when the name is declared more than once" })),
+      at: Type.Optional(
+        Type.String({
+          title: "path:line[:column]",
+          description: "Position of the symbol: path:line or path:line:column (1-based), as an editor's F2",
+        }),
+      ),
+      file: Type.Optional(Type.String({ title: "path", description: "File that declares it, when the name is declared more than once" })),
       oneNameOnLine: Type.Optional(
         Type.Boolean({
           default: false,
@@ -43,6 +48,7 @@ const factory: CustomToolFactory = (pi: ToolAPI) => {
       ...preferenceParameters(Type),
     }),
     positionals: ["from", "to"],
+    pathParameters: { at: "position", file: "path" },
     // On a line of the diff: `<old> <new>` or `<new>` alone (one name there) renames at that line (a range's last line).
     atLines: (given, anchor) =>
       given.at !== undefined || given.file !== undefined

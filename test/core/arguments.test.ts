@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { bindArguments, splitWords } from "../../src/core/arguments.js";
 import type { AnyToolDefinition } from "../../src/core/tool.js";
-import { usageLine, parameterLines } from "../../src/core/usage.js";
+import { COMMENT_PHRASING, phrased } from "../../src/core/messages.js";
+import { helpSection, usageError, usageLine, parameterLines } from "../../src/core/usage.js";
 
 const tool: AnyToolDefinition = {
   name: "demo_tool",
@@ -90,7 +91,12 @@ describe("bindArguments", () => {
   });
 
   test("every error is listed: unknown option, missing value, wrong type, extra words, missing required", () => {
-    expect(bind("--bogus 1 --limit")).toEqual({ ok: false, errors: ["Unknown option --bogus.", "--limit needs a value."] });
+    // `wrong`: the parameters the errors are about, whose help a usage error shows (an unknown option is none).
+    expect(bind("--bogus 1 --limit")).toEqual({
+      ok: false,
+      errors: ["Unknown option --bogus.", "--limit needs a value."],
+      wrong: ["limit"],
+    });
     expect(bind("a b c")).toEqual({ ok: false, errors: ['Unexpected argument: "c".'] });
     const wrong = bind("--limit 0 --mode medium");
     expect(wrong.ok).toBe(false);
@@ -99,6 +105,7 @@ describe("bindArguments", () => {
       "--limit must be at least 1 (got 0)",
       '--mode must be one of fast, slow (got "medium")',
     ]);
+    expect(!wrong.ok && wrong.wrong).toEqual(["from", "limit", "mode"]);
   });
 
   test("a union of a type and values says what it takes, from the schema", () => {
@@ -110,6 +117,7 @@ describe("bindArguments", () => {
     expect(bindArguments(timed, { args: "", block: { language: "yaml", text: "timeout: [1]\n" } })).toEqual({
       ok: false,
       errors: ['--timeout must be a whole number of at least 1 or "off" (got 1 value)'],
+      wrong: ["timeout"],
     });
   });
 
@@ -141,7 +149,11 @@ describe("bindArguments", () => {
       positionals: ["paths"],
       positionalUsage: "<from> <to> [<from> <to>…]",
     };
-    expect(bindArguments(pairs, { args: "only-one" })).toEqual({ ok: false, errors: ["<paths> needs at least 2 values (got 1)"] });
+    expect(bindArguments(pairs, { args: "only-one" })).toEqual({
+      ok: false,
+      errors: ["<paths> needs at least 2 values (got 1)"],
+      wrong: ["paths"],
+    });
     expect(usageLine(pairs)).toBe("/demo-tool <from> <to> [<from> <to>…]");
   });
 
@@ -158,5 +170,49 @@ describe("usage", () => {
       "/demo-tool <from> [<to>] [--paths <text>...] [--limit <number>] [--dry-run] [--mode <fast|slow>] [--ops <json>...]",
     );
     expect(parameterLines(tool)).toContain('--paths — where to look (default: ["."])');
+  });
+
+  test("an option's title names its value; a short line folds the optional options into [options]", () => {
+    const titled: AnyToolDefinition = {
+      ...tool,
+      parameters: Type.Object({
+        from: Type.String(),
+        at: Type.Optional(Type.String({ title: "path:line" })),
+        lines: Type.String({ title: "FROM-TO" }),
+      }),
+      positionals: ["from"],
+    };
+    expect(usageLine(titled)).toBe("/demo-tool <from> [--at <path:line>] --lines <FROM-TO>");
+    expect(usageLine(titled, { short: true })).toBe("/demo-tool <from> --lines <FROM-TO> [options]");
+  });
+
+  test("a bad call says what is wrong, the one usage line, the wrong parameters' help and where the rest is", () => {
+    const bound = bind("x --limit 0 --paths");
+    expect(bound.ok).toBe(false);
+    if (bound.ok) return;
+    expect(usageError(tool, "/demo-tool", bound.errors, bound.wrong ?? [])).toBe(
+      [
+        "`/demo-tool` was not run:",
+        "",
+        "- --paths needs a value.",
+        "",
+        "Usage: `/demo-tool <from> [<to>] [--paths <text>...] [--limit <number>] [--dry-run] [--mode <fast|slow>] [--ops <json>...]`",
+        "",
+        '- `--paths` — where to look (default: ["."])',
+        "",
+        "Every parameter, and examples: `/help demo-tool`.",
+      ].join("\n"),
+    );
+  });
+
+  test("tool texts take the front end's words: {applyCommand} and {trustedFiles}", () => {
+    const words = { ...COMMENT_PHRASING, applyCommand: "`apply it`", trustedFiles: "the trusted files", helpCommand: () => "`help`" };
+    const text = "Reads {trustedFiles}; {applyCommand} commits it; {other} and { applyCommand } stay.";
+    expect(phrased(text)).toBe(
+      "Reads the default branch, never the pull request; `/resolve apply` commits it; {other} and { applyCommand } stay.",
+    );
+    expect(phrased(text, words)).toBe("Reads the trusted files; `apply it` commits it; {other} and { applyCommand } stay.");
+    const described = { ...tool, description: "Shows the diff; {applyCommand} commits it.", examples: [] };
+    expect(helpSection(described, words).split("\n")[0]).toBe("**`/demo-tool`** — Shows the diff; `apply it` commits it.");
   });
 });

@@ -5,6 +5,7 @@ import { Runtime } from "../../src/core/runtime.js";
 import { ToolRegistry } from "../../src/core/registry.js";
 import type { CustomToolFactory } from "../../src/core/tool.js";
 import { MemoryWorkspace } from "../../src/workspace/workspace.js";
+import { helpSection } from "../../src/core/usage.js";
 import { appendTool, harness, noteTool } from "../helpers/fake-tools.js";
 
 const NOTHING = "No pending action to resolve. Nothing to apply or discard.";
@@ -230,10 +231,28 @@ describe("commands and steering", () => {
         "",
         "Usage: `/append <file> <text>`",
         "",
-        "- `<file>` — file to change",
-        "- `<text>`",
+        "Every parameter, and examples: `/help append`.",
       ].join("\n"),
     );
+    // The parameter that is wrong is shown with its help; the others are not repeated.
+    const missing = await runtime.handleComment("/append", h.context);
+    expect(missing.outcomes[0]!.message).toBe(
+      [
+        "`/append` was not run:",
+        "",
+        "- <file> is required",
+        "- <text> is required",
+        "",
+        "Usage: `/append <file> <text>`",
+        "",
+        "- `<file>` — file to change\n- `<text>`",
+        "",
+        "Every parameter, and examples: `/help append`.",
+      ].join("\n"),
+    );
+    // In the command line's words, the pointer names its own command.
+    const local = await runtime.handleComment("/append --nope", { ...h.context, phrasing: localPhrasing({}) });
+    expect(local.outcomes[0]!.message.split("\n").at(-1)).toBe("Every parameter, and examples: `resolve-bot tools append`.");
   });
 
   test("commands run in order and stop at the first failure", async () => {
@@ -311,6 +330,30 @@ describe("commands and steering", () => {
     expect(help).not.toContain("**`/undo`**");
     expect((await runtime.handleComment("/undo", h.context)).outcomes[0]!.message).toBe(
       "Unknown command `/undo`. Known commands: `/note`, `/resolve`, `/help`, `/pending`.",
+    );
+    // `/help <command>`: that tool's section alone (with or without its slash); an unknown one is said.
+    expect((await runtime.handleComment("/help note", h.context)).outcomes[0]).toMatchObject({
+      kind: "help",
+      ok: true,
+      message: helpSection(h.registry.command("note")!),
+    });
+    expect((await runtime.handleComment("/help /note", h.context)).outcomes[0]!.message).toBe(helpSection(h.registry.command("note")!));
+    expect((await runtime.handleComment("/help resolve", h.context)).outcomes[0]!.message).toBe(runtime.help(h.context));
+    expect((await runtime.handleComment("/help nope", h.context)).outcomes[0]).toMatchObject({
+      ok: false,
+      message: "Unknown command `/nope`. Known commands: `/note`, `/resolve`, `/help`, `/pending`.",
+    });
+    // The last line names each front end's commands.
+    expect(help.split("\n").at(-1)).toBe(
+      "`/pending` lists the stack, newest first. `/help` shows this; `/help <command>` shows one command.",
+    );
+    expect(
+      runtime
+        .help({ ...h.context, phrasing: localPhrasing({}) })
+        .split("\n")
+        .at(-1),
+    ).toBe(
+      "`resolve-bot pending` lists the stack, newest first. `resolve-bot preview -- /help` shows this; `resolve-bot tools <command>` shows one command.",
     );
     const undoNamed: CustomToolFactory = async (pi) => ({ ...(await noteTool(pi)), name: "undo" });
     await expect(h.registry.registerFactory(undoNamed)).rejects.toThrow("Tool name undo is reserved.");

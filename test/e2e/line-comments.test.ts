@@ -174,7 +174,7 @@ test("/rename-symbol on a line: <old> <new> renames there; <new> alone needs exa
     line: 1,
   });
   expect(several.done).toBe("confused");
-  expect(several.reply).toContain("Line 1 of src/util.ts has 3 names (total, price, qty); say which: `/rename-symbol <old> <new>`.");
+  expect(several.reply).toContain("Line 1 of src/util.ts has 3 names (total, price, qty); say which: `/rename-symbol <from> <to>`.");
 
   const named = await lineComment(bot, {
     repo: REPO,

@@ -68,12 +68,35 @@ test("a commenter who may not run the command fetches nothing; one who may, fetc
   expect(bot.gh.gitRequests().length).toBeGreaterThan(0);
 });
 
-test("bad arguments list every error and the usage generated from the schema", async () => {
-  const result = await comment(bot, REPO, prNumber, "alice", "/rename-symbol onlyone --nope");
-  expect(result.reply).toContain("- Unknown option --nope.");
-  expect(result.reply).toContain(
-    "Usage: `/rename-symbol <from> [<to>] [--at <text>] [--file <text>] [--one-name-on-line] [--find-in-comments]",
+test("bad arguments: every error, the one usage line, the wrong parameter's help and a pointer to /help <command>", async () => {
+  const usage =
+    "Usage: `/rename-symbol <from> [<to>] [--at <path:line[:column]>] [--file <path>] [--one-name-on-line] [--find-in-comments] " +
+    "[--find-in-strings] [--provide-prefix-and-suffix-text-for-rename] [--quote-preference <auto|double|single>] " +
+    "[--import-module-specifier-preference <shortest|project-relative|relative|non-relative>] " +
+    "[--import-module-specifier-ending <auto|minimal|index|js>]`";
+  const unknown = await comment(bot, REPO, prNumber, "alice", "/rename-symbol onlyone --nope");
+  expect(unknown.reply).toBe(
+    ["`/rename-symbol` was not run:", "- Unknown option --nope.", usage, "Every parameter, and examples: `/help rename-symbol`."].join(
+      "\n\n",
+    ),
   );
+  const missing = await comment(bot, REPO, prNumber, "alice", "/rename-symbol onlyone --at");
+  expect(missing.reply).toBe(
+    [
+      "`/rename-symbol` was not run:",
+      "- --at needs a value.",
+      usage,
+      "- `--at` — Position of the symbol: path:line or path:line:column (1-based), as an editor's F2",
+      "Every parameter, and examples: `/help rename-symbol`.",
+    ].join("\n\n"),
+  );
+  // The pointer works: one tool's whole help.
+  const help = await comment(bot, REPO, prNumber, "alice", "/help rename-symbol");
+  expect(help.reply.split("\n\n").slice(0, 2)).toEqual([
+    "**`/rename-symbol`** — Renames a TypeScript/JavaScript symbol and every reference to it across the repository, as an editor's F2: by name, or by position with --at.",
+    usage,
+  ]);
+  expect(help.reply).not.toContain("**`/move`**");
 });
 
 test("comments by bots, on issues, or without commands are ignored entirely", async () => {

@@ -294,7 +294,7 @@ describe("on a line (a review comment's): oneNameOnLine", () => {
 
   test("a line with several names is refused, naming them; the old name picks one", async () => {
     expect(await refusal(util, { from: "sum", at: "src/util.ts:1", oneNameOnLine: true })).toBe(
-      "Line 1 of src/util.ts has 3 names (total, price, qty); say which: `/rename-symbol <old> <new>`.",
+      "Line 1 of src/util.ts has 3 names (total, price, qty); say which: `/rename-symbol <from> <to>`.",
     );
     const { label } = await rename(util, { from: "total", to: "sum", at: "src/util.ts:1", oneNameOnLine: true });
     expect(label).toBe("Rename Symbol: total → sum (3 references in 2 files)");

@@ -56,12 +56,43 @@ export interface LocalCheckout {
   root: string;
   gitDir: string;
   store: FileStore;
+  /** Where the command was typed, from the root ("" at the root, posix): typed paths are read from there. */
+  directory: string;
 }
 
 /** The checkout around `cwd` and its durable stack. */
 export async function openCheckout(cwd: string): Promise<LocalCheckout> {
   const checkout = await findCheckout(cwd);
-  return { root: await realpath(checkout.root), gitDir: checkout.gitDir, store: new FileStore(path.join(checkout.gitDir, "resolve-bot")) };
+  const root = await realpath(checkout.root);
+  const directory = path
+    .relative(root, await realpath(cwd))
+    .split(path.sep)
+    .join("/");
+  return {
+    root,
+    gitDir: checkout.gitDir,
+    store: new FileStore(path.join(checkout.gitDir, "resolve-bot")),
+    // Inside .git (or outside, through a symlink): read from the root.
+    directory: directory.startsWith("..") || directory === ".git" || directory.startsWith(".git/") ? "" : directory,
+  };
+}
+
+/**
+ * Paths as git reads them: relative to the directory the command was typed in (`testing` in
+ * src/internal is src/internal/testing), absolute ones inside the checkout too. What leaves the
+ * checkout is refused. At the root, paths go to the tool as typed.
+ */
+export function pathReader(root: string, directory: string): (typed: string) => string {
+  return (typed) => {
+    const absolute = path.isAbsolute(typed);
+    if (directory === "" && !absolute) return typed;
+    const fromRoot = absolute ? path.relative(root, typed).split(path.sep).join("/") : path.posix.join(directory, typed);
+    const normal = path.posix.normalize(fromRoot === "" ? "." : fromRoot).replace(/\/+$/, "") || ".";
+    if (normal === ".." || normal.startsWith("../") || path.isAbsolute(normal)) {
+      throw new UserError(`Path ${JSON.stringify(typed)} is outside the repository (${root}).`);
+    }
+    return normal;
+  };
 }
 
 async function localActor(root: string): Promise<string> {
@@ -70,13 +101,17 @@ async function localActor(root: string): Promise<string> {
 }
 
 /** The command line's words: its own verbs, and what made steering strict (the flag, or the committed settings). */
-export function localPhrasing(options: Pick<LocalOptions, "steering">): Phrasing {
+export function localPhrasing(options: Pick<LocalOptions, "steering"> = {}): Phrasing {
   return {
     resolveCommands: '`resolve-bot resolve apply "<reason>"` or `resolve-bot resolve discard "<reason>"`',
     undoCommand: '`resolve-bot resolve undo "<reason>"`',
     configFile: "`.github/resolve-bot.yml` (as committed at HEAD)",
     strictBy:
       options.steering === "strict" ? "`--strict` is on" : "`.github/resolve-bot.yml` (as committed at HEAD) sets `steering: strict`",
+    applyCommand: "`resolve-bot resolve apply`",
+    trustedFiles: "the checkout",
+    pendingCommand: "`resolve-bot pending`",
+    helpCommand: (command) => (command === undefined ? "`resolve-bot preview -- /help`" : `\`resolve-bot tools ${command}\``),
   };
 }
 
@@ -92,12 +127,13 @@ async function readCommittedConfig(root: string): Promise<unknown> {
 }
 
 export function localPorts(checkout: LocalCheckout, options: LocalOptions): Ports<RepoConfig, PullRequestView> {
-  const { root, gitDir, store } = checkout;
+  const { root, gitDir, store, directory } = checkout;
   const steered = (config: RepoConfig): RepoConfig => (options.steering === "strict" ? { ...config, steering: "strict" } : config);
   const { sink } = options;
   return {
     runtime: options.runtime,
     phrasing: localPhrasing(options),
+    readPath: pathReader(root, directory),
     config: {
       // Read once per request (two git runs), as GitHub's ports read it once.
       load: once(async () => {

@@ -43,17 +43,47 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): S
 
 export const noStyle: Style = styleFor({}, {});
 
-/** `use `x`` → `use x`; `**bold**` → `bold`; entity-free (the runtime's texts are not HTML-escaped). */
+/**
+ * Code spans as CommonMark reads them: a run of backticks up to the next run of the same length;
+ * a run with no such partner (the "```yaml" of a sentence) is text, as GitHub shows it.
+ */
+function codeSpans(markdown: string, style: Style): string {
+  let result = "";
+  let at = 0;
+  const runs = /`+/g;
+  for (let run = runs.exec(markdown); run !== null; run = runs.exec(markdown)) {
+    const fence = run[0];
+    const close = new RegExp(`(?<!\`)${fence}(?!\`)`, "g");
+    close.lastIndex = run.index + fence.length;
+    const end = close.exec(markdown);
+    if (end === null) continue; // text: the next run is looked at from here
+    const content = markdown.slice(run.index + fence.length, end.index);
+    result += markdown.slice(at, run.index) + style("cyan", /^ .*[^ ].* $/s.test(content) ? content.slice(1, -1) : content);
+    at = runs.lastIndex = end.index + fence.length;
+  }
+  return result + markdown.slice(at);
+}
+
+/**
+ * `use `x`` → `use x`; `**bold**` → `bold`; a fenced block's lines as they are, its fences blank;
+ * entity-free (the runtime's texts are not HTML-escaped). Line by line: a span never runs from one
+ * paragraph or list item into the next.
+ */
 export function plain(markdown: string, style: Style = noStyle): string {
-  return (
-    markdown
-      // A code span as CommonMark reads one: a run of backticks closed by a run of the same length; an
-      // unclosed run (a "```yaml block" in a sentence) stays as it is, as GitHub shows it.
-      .replace(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, (_match, _fence: string, content: string) =>
-        style("cyan", content.replace(/^ (.*) $/, "$1")),
-      )
-      .replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content))
-  );
+  let fence: string | undefined;
+  const lines = markdown.split("\n").map((line) => {
+    const opens = /^\s*(`{3,}|~{3,})[^`]*$/.exec(line);
+    if (fence === undefined && opens) {
+      fence = opens[1]!;
+      return "";
+    }
+    if (fence !== undefined) {
+      if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") fence = undefined;
+      return fence === undefined ? "" : line;
+    }
+    return codeSpans(line, style).replace(/\*\*([^*\n]+)\*\*/g, (_match, content: string) => style("bold", content));
+  });
+  return lines.join("\n");
 }
 
 /** A git diff with removed lines red, added lines green and hunk headers cyan (TTY only). */

@@ -1,7 +1,6 @@
 /** `resolve-bot resolve apply --only PATH "<reason>"` as a user runs it: each step a separate process (dist/src/apps/bin.js). */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { USAGE } from "../../../src/apps/cli/main.js";
 import { git, makeRepo, treeAt } from "../../helpers/git-repo.js";
 
 const CLI = path.resolve("dist/src/apps/bin.js");
@@ -16,6 +15,12 @@ const SOURCES = {
   "src/b.ts": 'import { greet } from "./a";\n\nconsole.log(greet("b"));\n',
 };
 const LABEL = "AST Edit: 2 replacements in 2 files";
+/** A usage error's last lines: the resolve verb's usage, and where the rest is. */
+const USAGE = [
+  'Usage: resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]',
+  '  resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"   apply those files, keep the rest pending',
+  "Every command: resolve-bot --help",
+].join("\n");
 const RESOLVE_WITH = 'Resolve it with resolve-bot resolve apply "<reason>" or resolve-bot resolve discard "<reason>".';
 
 describe("resolve-bot resolve apply --only", () => {
@@ -37,12 +42,12 @@ describe("resolve-bot resolve apply --only", () => {
     expect(cli(repo, ["resolve", "apply", "--force", "it"])).toEqual({
       code: 2,
       out: "",
-      err: `resolve apply has no option --force (it takes --only PATH, --cwd DIR and --no-commit). To begin the reason with "--", put -- before it: resolve-bot resolve apply -- "--force …"\n\n${USAGE}\n`,
+      err: `resolve apply has no option --force (it takes --only PATH, --cwd DIR and --no-commit). To begin the reason with "--", put -- before it: resolve-bot resolve apply -- "--force …"\n${USAGE}\n`,
     });
     expect(cli(repo, ["resolve", "discard", "--only", "src/a.ts", "no"])).toEqual({
       code: 2,
       out: "",
-      err: `--only goes with resolve apply alone: resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"\n\n${USAGE}\n`,
+      err: `--only goes with resolve apply alone: resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"\n${USAGE}\n`,
     });
     expect(git(repo, "rev-parse", "HEAD").trim()).toBe(head);
 
@@ -86,14 +91,14 @@ describe("resolve-bot resolve apply --only", () => {
     expect(cli(repo, ["pending"]).out).toBe("Nothing is pending.\n");
   });
 
-  test("an undo splits by file too: each part's commit keeps why the undo was asked for", () => {
+  test("an undo splits by file too (paths read from the current directory): each part's commit keeps why the undo was asked for", () => {
     const repo = makeRepo(SOURCES);
     expect(cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' src"]).code).toBe(0);
     expect(cli(repo, ["resolve", "apply", "use the logger"]).code).toBe(0);
     const edit = git(repo, "rev-parse", "--short=7", "HEAD").trim();
     expect(cli(repo, ["resolve", "undo", "too early"]).code).toBe(0);
     const undo = `Undo: ${LABEL} (${edit})`;
-    expect(cli(repo, ["resolve", "apply", "--only", "src/b.ts", "b first"]).out.split("\n")[0]).toBe(
+    expect(cli(path.join(repo, "src"), ["resolve", "apply", "--only", "b.ts", "b first"]).out.split("\n")[0]).toBe(
       `Applied ${undo} to src/b.ts only. The rest (src/a.ts) is pending as ${undo} (rest).`,
     );
     expect(cli(repo, ["resolve", "apply", "then a"]).out.split("\n")[0]).toBe(`Applied the rest of ${undo} (src/a.ts).`);

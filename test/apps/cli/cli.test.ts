@@ -234,16 +234,36 @@ describe("resolve-bot CLI", () => {
     const gitDir = cli(repo, ["preview", "--", "/move src/a.ts .git/a.ts"]);
     expect(gitDir.err).toContain("is inside .git/, which resolve-bot never touches");
     const absolute = cli(repo, ["preview", "--", "/ast-edit --pat a --out b --paths /etc"]);
-    expect(absolute.err).toContain('Path "/etc" is absolute');
+    expect(absolute).toEqual({ code: 1, out: "", err: `Path "/etc" is outside the repository (${realpathSync(repo)}).\n` });
     const link = cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'x' --paths src/link.ts"]);
     expect(link.code).toBe(1);
     expect(cli(repo, ["pending"]).out).toBe("Nothing is pending.\n");
     expect(treeAt(repo)).toEqual(before);
     expect(git(repo, "status", "--porcelain")).toBe("?? src/link.ts\n");
 
-    expect(cli(repo, ["frobnicate"]).code).toBe(2);
-    expect(cli(repo, ["resolve", "apply"]).code).toBe(2);
-    expect(cli(repo, ["preview"]).code).toBe(2);
+    // A usage error: what is wrong, the usage line of the verb it is about, where the rest is.
+    expect(cli(repo, ["frobnicate"])).toEqual({
+      code: 2,
+      out: "",
+      err: 'Unknown command "frobnicate"; the commands: preview, resolve, pending, tools, config, demo, server, worker, all.\nEvery command: resolve-bot --help\n',
+    });
+    const resolveUsage =
+      'Usage: resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]\n' +
+      '  resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"   apply those files, keep the rest pending\n' +
+      "Every command: resolve-bot --help\n";
+    expect(cli(repo, ["resolve", "apply"])).toEqual({ code: 2, out: "", err: `resolve apply needs a reason.\n${resolveUsage}` });
+    expect(cli(repo, ["resolve", "merge", "why"])).toEqual({
+      code: 2,
+      out: "",
+      err: `resolve needs "apply", "discard" or "undo".\n${resolveUsage}`,
+    });
+    const previewUsage = 'Usage: resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"\nEvery command: resolve-bot --help\n';
+    expect(cli(repo, ["preview"])).toEqual({ code: 2, out: "", err: `preview needs a slash command.\n${previewUsage}` });
+    expect(cli(repo, ["preview", "--stirct", "--", "/pending"])).toEqual({
+      code: 2,
+      out: "",
+      err: `Unknown option '--stirct'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--stirct"\n${previewUsage}`,
+    });
     const unknownTool = cli(repo, ["preview", "--", "/nope"]);
     expect(unknownTool.code).toBe(1);
     expect(unknownTool.err).toBe(
@@ -347,7 +367,7 @@ describe("resolve-bot CLI", () => {
     const one = cli(repo, ["preview", "--", "/swap-pairs a"], env);
     expect(one.code).toBe(1);
     expect(one.err).toBe(
-      "/swap-pairs was not run:\n\n- <paths> needs at least 2 values (got 1)\n\nUsage: /swap-pairs <from> <to> [<from> <to>…]\n\n- <paths>\n",
+      "/swap-pairs was not run:\n\n- <paths> needs at least 2 values (got 1)\n\nUsage: /swap-pairs <from> <to> [<from> <to>…]\n\n- <paths>\n\nEvery parameter, and examples: resolve-bot tools swap-pairs.\n",
     );
     const move = cli(repo, ["preview", "--", "/move src/a.ts"]);
     expect(move.err).toContain("- <paths> needs at least 2 values (got 1)");
@@ -366,5 +386,109 @@ describe("resolve-bot CLI", () => {
     const code = await new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(cli(repo, ["pending"]).out).toMatch(/^1 pending/);
+  });
+
+  test("paths are read from the current directory, as git reads them; replies name them from the root", () => {
+    const repo = makeRepo({
+      "src/internal/testing/a.ts": "console.log(1);\n",
+      "src/internal/b.ts": "console.log(2);\n",
+      "testing/c.ts": "console.log(3);\n",
+    });
+    const inside = path.join(repo, "src/internal");
+    const run = (args: string[]) => {
+      const result = spawnSync(process.execPath, [CLI, ...args], { cwd: inside, encoding: "utf8" });
+      return { code: result.status, out: result.stdout, err: result.stderr };
+    };
+    const previewed = run(["preview", "--", "/ast-edit --pat 'console.log($A)' --out 'log($A)' testing"]);
+    expect(previewed).toEqual({
+      code: 0,
+      err: "",
+      out: [
+        "Pending #1: AST Edit: 1 replacement in 1 file",
+        "- src/internal/testing/a.ts: 1 replacement",
+        "diff --git a/src/internal/testing/a.ts b/src/internal/testing/a.ts",
+        "--- a/src/internal/testing/a.ts",
+        "+++ b/src/internal/testing/a.ts",
+        "@@ -1 +1 @@",
+        "-console.log(1);",
+        "+log(1);",
+        "",
+        'Pending: AST Edit: 1 replacement in 1 file. Resolve it with resolve-bot resolve apply "<reason>" or resolve-bot resolve discard "<reason>".',
+        "",
+      ].join("\n"),
+    });
+    expect(run(["resolve", "apply", "from a subdirectory"]).code).toBe(0);
+    expect(treeAt(repo)).toEqual({
+      "src/internal/testing/a.ts": "log(1);\n",
+      "src/internal/b.ts": "console.log(2);\n",
+      "testing/c.ts": "console.log(3);\n",
+    });
+    // The default "." is the current directory too, as ast-grep run there reads it; `..` goes up, within the checkout.
+    const here = run(["preview", "--", "/ast-edit --pat 'console.log($A)' --out 'log($A)'"]);
+    expect(here.out.split("\n")[1]).toBe("- src/internal/b.ts: 1 replacement");
+    expect(run(["resolve", "discard", "not now"]).code).toBe(0);
+    const moved = run(["preview", "--", "/move b.ts ../../lib/b.ts"]);
+    expect(moved.out.split("\n").slice(1, 3)).toEqual([
+      "Move preview: 1 file to move, 0 imports to update in 0 files.",
+      "- src/internal/b.ts → lib/b.ts",
+    ]);
+    expect(run(["resolve", "discard", "not now"]).code).toBe(0);
+    // --cwd says where the command is typed, as git -C does.
+    const up = cli(inside, ["preview", "--", "/ast-edit --pat 'console.log($A)' --out 'log($A)' ../../testing"]);
+    expect(up.out.split("\n")[1]).toBe("- testing/c.ts: 1 replacement");
+    expect(cli(inside, ["resolve", "discard", "not now"]).code).toBe(0);
+    expect(run(["preview", "--", "/ast-edit --pat 'console.log($A)' --out 'log($A)' ../../../elsewhere"])).toEqual({
+      code: 1,
+      out: "",
+      err: `Path "../../../elsewhere" is outside the repository (${realpathSync(repo)}).\n`,
+    });
+    expect(run(["pending"]).out).toBe("Nothing is pending.\n");
+  });
+
+  test("help in the command line's words, as plain text: tools, tools COMMAND, /help", () => {
+    const repo = makeRepo(SOURCES);
+    const tools = cli(repo, ["tools"]);
+    expect([tools.code, tools.err]).toEqual([0, ""]);
+    expect(tools.out.split("\n").filter((line) => line.startsWith("/ast-fix"))).toEqual([
+      "/ast-fix — Applies the fixes of the repository's ast-grep project (sgconfig.yml and its rule directories, read from the checkout), exactly as ast-grep scan --update-all would. Words after the command are rule ids (default: all rules). Shows the diff first; resolve-bot resolve apply commits it.",
+    ]);
+    // No GitHub words, no markdown: the one run of backticks left is the ```yaml a user types.
+    for (const github of ["/resolve apply", "default branch", "pull request", "`"])
+      expect(tools.out.replaceAll("```yaml", "")).not.toContain(github);
+    expect(cli(repo, ["tools", "/move"])).toEqual({
+      code: 0,
+      err: "",
+      out: [
+        "/move — Moves or renames files and directories and updates every import, export, require() and dynamic import() that refers to them.",
+        "",
+        "Usage: /move <from> <to> [<from> <to>…] [--quote-preference <auto|double|single>] [--import-module-specifier-preference <shortest|project-relative|relative|non-relative>] [--import-module-specifier-ending <auto|minimal|index|js>]",
+        "",
+        "- <paths> — Pairs of paths, each <from> followed by the <to> it moves to: files or directories",
+        "- --quote-preference — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
+        "- --import-module-specifier-preference — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
+        "- --import-module-specifier-ending — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
+        "",
+        "Examples:",
+        "",
+        "- /move src/util.ts src/lib/util.ts",
+        "- /move src/helpers src/lib/helpers src/a.ts src/b.ts",
+        "",
+      ].join("\n"),
+    });
+    expect(cli(repo, ["tools", "mvoe"])).toEqual({
+      code: 2,
+      out: "",
+      err: "No tool \"mvoe\"; the tools: ast-edit, ast-fix, move, rename-symbol.\nUsage: resolve-bot tools [COMMAND]   every tool's usage, or one tool's whole help\nEvery command: resolve-bot --help\n",
+    });
+    const help = cli(repo, ["preview", "--", "/help"]);
+    expect([help.code, help.err]).toEqual([0, ""]);
+    for (const github of ["/resolve apply", "default branch", "`"]) expect(help.out.replaceAll("```yaml", "")).not.toContain(github);
+    expect(help.out.split("\n").slice(-4)).toEqual([
+      'Undoing: resolve-bot resolve undo "<reason>" previews reverting the newest commit resolve-bot applied (as git revert would) as a new pending action; applying it commits the revert. If later commits changed the same lines, it says so and pushes nothing.',
+      "",
+      "resolve-bot pending lists the stack, newest first. resolve-bot preview -- /help shows this; resolve-bot tools <command> shows one command.",
+      "",
+    ]);
+    expect(cli(repo, ["preview", "--", "/help move"]).out).toBe(cli(repo, ["tools", "move"]).out);
   });
 });

@@ -8,3 +8,28 @@ test("code spans lose their backticks; an unclosed run of backticks stays as wri
   );
   expect(plain("**bold** and `code`")).toBe("bold and code");
 });
+
+test("an unclosed run of backticks never pairs with one in a later paragraph or list item", () => {
+  // /help's text: a "```yaml" in one paragraph and another in a list item below it.
+  const help = [
+    "**`/ast-edit`** — a ```yaml block of rules runs like `ast-grep scan --rule RULES`.",
+    "",
+    "- `--ops` — Rewrites to run in order.",
+    "- `--rules` — YAML rules: a ```yaml block right after the command line.",
+    "- `<paths>` — Files (default `.`).",
+  ].join("\n");
+  expect(plain(help)).toBe(
+    [
+      "/ast-edit — a ```yaml block of rules runs like ast-grep scan --rule RULES.",
+      "",
+      "- --ops — Rewrites to run in order.",
+      "- --rules — YAML rules: a ```yaml block right after the command line.",
+      "- <paths> — Files (default .).",
+    ].join("\n"),
+  );
+  expect(plain("`` ```yaml `` blocks, `a` and ` b `")).toBe("```yaml blocks, a and b");
+});
+
+test("a fenced block keeps its lines as written; its fences become blank lines", () => {
+  expect(plain("The CLI warns:\n```\nWarning: `x` and **y**\n```\nafter `z`")).toBe("The CLI warns:\n\nWarning: `x` and **y**\n\nafter z");
+});

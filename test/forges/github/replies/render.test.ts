@@ -193,7 +193,7 @@ describe("replies render safely and read status-first", () => {
       "<p>Examples:</p>\n<ul>\n<li><code>/ast-edit --pat &#39;console.log($$$A)&#39; --out &#39;logger.debug($$$A)&#39; src</code></li>",
     );
     expect(rendered.html).toContain(
-      "<p>Usage: <code>/rename-symbol &lt;from&gt; [&lt;to&gt;] [--at &lt;text&gt;] [--file &lt;text&gt;] [--one-name-on-line] [--find-in-comments] [--find-in-strings] [--provide-prefix-and-suffix-text-for-rename] [--quote-preference &lt;auto|double|single&gt;] [--import-module-specifier-preference &lt;shortest|project-relative|relative|non-relative&gt;] [--import-module-specifier-ending &lt;auto|minimal|index|js&gt;]</code></p>\n<ul>\n<li><code>&lt;from&gt;</code>",
+      "<p>Usage: <code>/rename-symbol &lt;from&gt; [&lt;to&gt;] [--at &lt;path:line[:column]&gt;] [--file &lt;path&gt;] [--one-name-on-line] [--find-in-comments] [--find-in-strings] [--provide-prefix-and-suffix-text-for-rename] [--quote-preference &lt;auto|double|single&gt;] [--import-module-specifier-preference &lt;shortest|project-relative|relative|non-relative&gt;] [--import-module-specifier-ending &lt;auto|minimal|index|js&gt;]</code></p>\n<ul>\n<li><code>&lt;from&gt;</code>",
     );
   });
 
