@@ -8,7 +8,8 @@ import type { AnyToolDefinition } from "./tool.js";
 import { commandName, usageDetails, usageLine } from "./usage.js";
 
 const RESOLVE_SUMMARIES: Record<string, string> = {
-  apply: "Commits the newest pending action (last in, first out); the reason goes into the commit message.",
+  apply:
+    "Commits the newest pending action (last in, first out), or with `--only` its changes to those files, leaving the rest pending; the reason goes into the commit message.",
   discard: "Drops the newest pending action.",
   undo: "Previews reverting the newest commit resolve-bot applied, as a new pending action.",
 };

@@ -3,7 +3,7 @@ import type { PendingRecord } from "./store.js";
 import { shortSha } from "./revision.js";
 
 export const NOTHING_PENDING = "No pending action to resolve. Nothing to apply or discard.";
-export const RESOLVE_USAGE = "/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>";
+export const RESOLVE_USAGE = "/resolve apply [--only <path>…] <reason> | /resolve discard <reason> | /resolve undo <reason>";
 
 export const applied = (label: string): string => `Applied: ${label}.`;
 export const discarded = (label: string, reason: string): string => `Discarded: ${label}. Reason: ${reason}`;
@@ -139,4 +139,76 @@ export function undoConflicts(named: string, commit: string, files: string[]): s
 /** The head already has none of the commit's changes (someone reverted it). */
 export function nothingLeftToUndo(named: string, head: string): string {
   return `Nothing to undo: ${shortSha(head)} already has none of the changes of ${named}.`;
+}
+
+/* `/resolve apply --only <path>…`: part of the newest action (core/apply-part.ts). */
+
+/** How a list of files reads in a sentence: `a.ts, b.ts` (the first ten, then how many more). */
+export function fileList(files: readonly string[]): string {
+  return files.length > 10 ? `${files.slice(0, 10).join(", ")} and ${files.length - 10} more` : files.join(", ");
+}
+
+/** The label of what is left pending: `<label> (rest)`, never `(rest) (rest)`. */
+export function restLabel(label: string): string {
+  return label.endsWith(" (rest)") ? label : `${label} (rest)`;
+}
+
+/** The label a part's commit carries: `<label> (part: a.ts)`. */
+export function partLabel(label: string, files: readonly string[]): string {
+  const base = label.endsWith(" (rest)") ? label.slice(0, -" (rest)".length) : label;
+  return `${base} (part: ${files.length > 3 ? `${files.length} files` : files.join(", ")})`;
+}
+
+/** What an apply of part left pending. */
+export function restPending(label: string, rest: readonly string[]): string {
+  return `The rest (${fileList(rest)}) is pending as ${restLabel(label)}.`;
+}
+
+/** The reply of an apply of part: what was committed, and what is pending again. */
+export function appliedPart(label: string, files: readonly string[], rest: readonly string[]): string {
+  return `Applied ${label} to ${fileList(files)} only. ${restPending(label, rest)}`;
+}
+
+/** The part was committed but the rest could not be previewed again: said, never hidden. */
+export function restNotPending(label: string, files: readonly string[], rest: readonly string[], why: string): string {
+  return `Applied ${label} to ${fileList(files)} only. ${restNotPendingAfter(rest, why)}`;
+}
+
+/** The rest of a part applied before an interruption, which cannot be previewed again now. */
+export function restNotPendingAfter(rest: readonly string[], why: string): string {
+  return `The rest (${fileList(rest)}) could not be previewed again, so nothing of it is pending: ${why}`;
+}
+
+export const NOTHING_APPLIED = "Nothing was applied.";
+
+/** `--only` on an action that cannot be split. */
+export function cannotSplit(label: string, tool: string, files: readonly string[], phrasing: Phrasing = COMMENT_PHRASING): string {
+  const what = files.length > 0 ? `its changes to ${fileList(files)} go together` : "it changes no files resolve-bot can tell apart";
+  return `${label} cannot be applied in part: \`${tool}\` does not split by file (${what}). Apply or discard it whole with ${phrasing.resolveCommands}. ${NOTHING_APPLIED}`;
+}
+
+/** `--only` naming files the action does not change, none, or all of them. */
+export function notAmongFiles(label: string, unknown: readonly string[], files: readonly string[]): string {
+  const named = unknown.length === 1 ? `${unknown[0]}, which` : `${fileList(unknown)}, which`;
+  return `\`--only\` names ${named} ${label} does not change. Its files: ${fileList(files)}. ${NOTHING_APPLIED}`;
+}
+
+export function noFilesNamed(label: string, files: readonly string[]): string {
+  return `\`--only\` names no file: name the files to apply before the reason (the rest stays pending). The files of ${label}: ${fileList(files)}. ${NOTHING_APPLIED}`;
+}
+
+export function everyFileNamed(label: string, files: readonly string[]): string {
+  return `\`--only\` names every file of ${label} (${fileList(files)}), so nothing would be left pending: apply it whole, without \`--only\`. ${NOTHING_APPLIED}`;
+}
+
+/** `/resolve discard --only …` or `/resolve undo --only …`. */
+export function onlyWithApply(action: string): string {
+  const whole = action === "undo" ? "reverts a whole commit" : "acts on the whole newest action";
+  return `\`--only\` goes with \`/resolve apply\` alone: \`/resolve ${action}\` ${whole}.`;
+}
+
+/** An option `/resolve` does not know (`/resolve apply --force it`): refused, since a mistyped `--only` must not apply everything. */
+export function unknownResolveOption(action: string, option: string): string {
+  const takes = action === "apply" ? " (it takes `--only <path>…`)" : "";
+  return `\`/resolve ${action}\` has no option \`${option}\`${takes}. To begin the reason with \`--\`, put \`--\` before it: \`/resolve ${action} -- ${option} …\`.`;
 }

@@ -31,6 +31,8 @@ export interface ResolveOutcome {
     rendered: string;
     commit?: string;
   };
+  /** What an apply of part (`--only`) left pending: the rest, previewed again. */
+  pushed?: PushedAction[];
 }
 
 export interface CommandOutcome {

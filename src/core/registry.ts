@@ -1,4 +1,5 @@
 /** The tools a runtime knows, by name; what they are is the composition's business (tools/index.ts). */
+import { restTool } from "./apply-part.js";
 import { normaliseCommandName } from "./commands.js";
 import { createToolAPI } from "./execution.js";
 import type { AnyToolDefinition, CustomToolFactory, ToolAPI } from "./tool.js";
@@ -14,6 +15,11 @@ export class ToolRegistry {
    * any tool, never listed or called by name.
    */
   private readonly hidden = new Map<string, AnyToolDefinition>();
+
+  constructor() {
+    // What `/resolve apply --only` leaves pending: every runtime can replay it.
+    this.registerHidden(restTool(this.api, (name) => this.get(name)));
+  }
 
   register(tool: AnyToolDefinition): void {
     if (!tool || typeof tool.name !== "string" || !/^[a-z][a-z0-9_-]*$/i.test(tool.name)) {

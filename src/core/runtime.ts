@@ -8,7 +8,7 @@ import { DEFAULT_COMMAND_LIMITS, type CommandContext } from "./context.js";
 import { COMMENT_PHRASING, stackFull, steeringLine, strictRefusal, tooManyCommands, UNDO_UNAVAILABLE } from "./messages.js";
 import { preview } from "./preview.js";
 import { RESERVED_COMMANDS, type ToolRegistry } from "./registry.js";
-import { parseResolveArgs, resolve } from "./resolve.js";
+import { finishPart, parseResolveArgs, resolve, type ResolveOptions } from "./resolve.js";
 import type { ResolveOutcome } from "./outcomes.js";
 import { UserError } from "../errors.js";
 import { requestStep, type PendingRecord } from "./store.js";
@@ -16,6 +16,7 @@ import { suggestOnly } from "./suggest.js";
 import { commandName, helpSection, usageError } from "./usage.js";
 import { readToolPaths } from "./tool-paths.js";
 import { previewUndo, UNDO_TOOL } from "./undo.js";
+import { REST_TOOL, type RestParams } from "./apply-part.js";
 import type { CommandOutcome, CommentOutcome } from "./outcomes.js";
 
 export type { CommandOutcome, CommentOutcome } from "./outcomes.js";
@@ -58,7 +59,9 @@ export class Runtime {
   async handleStep(command: SlashCommand, index: number, ctx: CommandContext): Promise<CommandOutcome> {
     if (ctx.requestId === undefined) return this.handleCommand(command, ctx);
     const step = requestStep(ctx.requestId, index);
-    return (await ctx.carriedOut?.(step, command)) ?? (await this.handleCommand(command, { ...ctx, step }));
+    const done = await ctx.carriedOut?.(step, command);
+    if (done === undefined) return this.handleCommand(command, { ...ctx, step });
+    return command.name === "resolve" ? finishPart(this.registry, command.args, done, { ...ctx, step }) : done;
   }
 
   async handleCommand(command: SlashCommand, ctx: CommandContext): Promise<CommandOutcome> {
@@ -80,16 +83,24 @@ export class Runtime {
     }
   }
 
-  async resolve(action: "apply" | "discard", reason: string, ctx: CommandContext): Promise<ResolveOutcome> {
-    return resolve(this.registry, action, reason, ctx);
+  /** Applies or discards the newest pending action; `only` applies its changes to those files and leaves the rest pending. */
+  async resolve(action: "apply" | "discard", reason: string, ctx: CommandContext, options: ResolveOptions = {}): Promise<ResolveOutcome> {
+    return resolve(this.registry, action, reason, ctx, options);
   }
 
   private async resolveCommand(typed: string, args: string, ctx: CommandContext): Promise<CommandOutcome> {
     const parsed = parseResolveArgs(args);
     if ("error" in parsed) return { command: typed, kind: "error", ok: false, message: parsed.error };
     if (parsed.action === "undo") return this.undoCommand(typed, parsed.reason, ctx);
-    const outcome = await this.resolve(parsed.action, parsed.reason, ctx);
-    return { command: typed, kind: "resolve", ok: outcome.ok, message: outcome.message, resolved: outcome.resolved };
+    const outcome = await this.resolve(parsed.action, parsed.reason, ctx, parsed.only !== undefined ? { only: parsed.only } : {});
+    return {
+      command: typed,
+      kind: "resolve",
+      ok: outcome.ok,
+      message: outcome.message,
+      resolved: outcome.resolved,
+      ...(outcome.pushed !== undefined ? { pushed: outcome.pushed } : {}),
+    };
   }
 
   private enabledTools(ctx: CommandContext) {
@@ -200,8 +211,13 @@ export class Runtime {
 export function renderStack(stack: PendingRecord[]): string {
   if (stack.length === 0) return "Nothing is pending.";
   const lines = stack.map(
-    (record, position) =>
-      `${position + 1}. ${record.label} (#${record.seq}, \`${record.tool === UNDO_TOOL ? "/resolve undo" : commandName(record.tool)}\` by ${record.requestedBy})`,
+    (record, position) => `${position + 1}. ${record.label} (#${record.seq}, \`${commandOf(record)}\` by ${record.requestedBy})`,
   );
   return [`${stack.length} pending, newest first (the first is resolved next):`, ...lines].join("\n");
+}
+
+/** The command that made a record: a rest's is its original action's. */
+function commandOf(record: PendingRecord): string {
+  const tool = record.tool === REST_TOOL ? (record.params as RestParams).of.tool : record.tool;
+  return tool === UNDO_TOOL ? "/resolve undo" : commandName(tool);
 }

@@ -133,6 +133,14 @@ export interface ToolDefinition<TParams extends TSchema = TSchema> {
    * one whose `atLines` returns without reading it (say, paths were named) runs as given.
    */
   atLines?(given: Record<string, unknown>, anchor: LineAnchor): Record<string, unknown>;
+  /**
+   * Whether its actions may be applied in part (`/resolve apply --only <path>…`): each file's
+   * change depends on that file alone, and apply() stages exactly the declared `changes`. The
+   * part is committed from `changes`, and the rest is previewed again on the new head by running
+   * the tool again and keeping the remaining files (core/apply-part.ts). Without it, an action is
+   * applied or discarded whole.
+   */
+  splitsByFile?: boolean;
   execute(toolCallId: string, params: Static<TParams>, signal?: AbortSignal): Promise<ToolResult>;
 }
 

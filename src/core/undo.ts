@@ -30,6 +30,8 @@ export function undoTool(pi: ToolAPI): AnyToolDefinition {
     label: "Undo",
     description: "Reverts the newest commit resolve-bot applied (`/resolve undo <reason>`).",
     parameters,
+    // git merges a revert file by file: a file already reverted on the head merges to no change.
+    splitsByFile: true,
     async execute(_toolCallId, { commit, reason }: { commit: string; reason: string }) {
       const workspace = frameWorkspace();
       if (!workspace.revert) return errorResult(UNDO_UNAVAILABLE);

@@ -19,6 +19,11 @@ export function alreadyCommitted(commit: string): string {
   return `This was already carried out: commit ${shortSha(commit)} on the branch is this request's apply ${INTERRUPTED}`;
 }
 
+/** An apply of part whose commit is on the branch (what became of the rest follows). */
+export function alreadyCommittedPart(commit: string): string {
+  return `This was already carried out: commit ${shortSha(commit)} on the branch is this request's apply of part (resolve-bot was interrupted before it could reply).`;
+}
+
 /** An apply that committed nothing, or a discard, whose check run says it was resolved. */
 export function alreadyResolved(label: string, action: "apply" | "discard"): string {
   return `This was already carried out: ${label} was ${action === "apply" ? "applied" : "discarded"} ${INTERRUPTED}`;
@@ -47,8 +52,14 @@ export function carriedOut(journal: RequestJournal, step: string, command: Slash
   const done = journal.resolved.get(step);
   if (!done || "error" in parsed) return undefined;
   const { commit, record } = done;
-  const message =
-    commit !== undefined ? alreadyCommitted(commit) : alreadyResolved(record?.label ?? "the newest pending action", done.action);
+  // An apply of part (`--only`) pushed its rest too: core/resolve's `finishPart` says it, or pushes it if the cut came before.
+  const part = parsed.only !== undefined && commit !== undefined;
+  const message = part
+    ? alreadyCommittedPart(commit)
+    : commit !== undefined
+      ? alreadyCommitted(commit)
+      : alreadyResolved(record?.label ?? "the newest pending action", done.action);
+  const pushed = part ? (journal.pushed.get(step) ?? []).map((pushedRecord) => ({ record: pushedRecord, diff: "" })) : undefined;
   const resolved = record && {
     record,
     action: done.action,
@@ -56,5 +67,5 @@ export function carriedOut(journal: RequestJournal, step: string, command: Slash
     rendered: renderResolution(done.action, record.label, parsed.reason),
     ...(commit !== undefined ? { commit } : {}),
   };
-  return { command: typed, kind: "resolve", ok: true, message, ...(resolved ? { resolved } : {}) };
+  return { command: typed, kind: "resolve", ok: true, message, ...(resolved ? { resolved } : {}), ...(pushed ? { pushed } : {}) };
 }

@@ -516,6 +516,8 @@ const factory: CustomToolFactory = (pi) => {
       'globs; default "."). Shows the diff first; {applyCommand} commits it.',
     parameters,
     positionals: ["paths"],
+    // Each file's rewrite reads that file alone: `/resolve apply --only` may commit some files.
+    splitsByFile: true,
     pathParameters: { paths: "path" },
     rawYamlBlock: { param: "rules", key: "rule" },
     // On lines of the diff with no paths named: that file, and only matches overlapping those lines.

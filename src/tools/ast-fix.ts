@@ -116,6 +116,8 @@ const factory: CustomToolFactory = (pi) => {
       "(default: all rules). Shows the diff first; {applyCommand} commits it.",
     parameters,
     positionals: ["rules"],
+    // Each file's rewrite reads that file alone: `/resolve apply --only` may commit some files.
+    splitsByFile: true,
     pathParameters: { paths: "path" },
     examples: ["/ast-fix", "/ast-fix no-console-log prefer-const --paths src"],
     async execute(_toolCallId: string, params: Params): Promise<ToolResult> {

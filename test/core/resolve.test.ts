@@ -160,7 +160,8 @@ describe("resolve: apply or discard the newest pending action", () => {
     const empty = await runtime.handleComment("/resolve apply", h.context);
     expect(empty.outcomes[0]).toMatchObject({
       ok: false,
-      message: "`/resolve apply` needs a reason. Usage: `/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>`",
+      message:
+        "`/resolve apply` needs a reason. Usage: `/resolve apply [--only <path>…] <reason> | /resolve discard <reason> | /resolve undo <reason>`",
     });
     const done = await runtime.handleComment("/resolve apply  it's   fine  ", h.context);
     expect(done.outcomes[0]!.message).toBe("Noted a. Reason: it's   fine");

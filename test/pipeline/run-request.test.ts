@@ -672,11 +672,11 @@ describe("/resolve undo: reverting resolve-bot's newest commit is a preview like
     const { forge, comment } = await setup();
     await comment("/resolve undo");
     expect(forge.replies[0]!.outcomes[0]!.message).toBe(
-      "`/resolve undo` needs a reason. Usage: `/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>`",
+      "`/resolve undo` needs a reason. Usage: `/resolve apply [--only <path>…] <reason> | /resolve discard <reason> | /resolve undo <reason>`",
     );
     await comment("/resolve redo it");
     expect(forge.replies[1]!.outcomes[0]!.message).toBe(
-      "`/resolve` needs an action, `apply`, `discard` or `undo`, and a reason. Usage: `/resolve apply <reason> | /resolve discard <reason> | /resolve undo <reason>`",
+      "`/resolve` needs an action, `apply`, `discard` or `undo`, and a reason. Usage: `/resolve apply [--only <path>…] <reason> | /resolve discard <reason> | /resolve undo <reason>`",
     );
     expect(forge.store.pushed).toEqual([]);
   });

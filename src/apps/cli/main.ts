@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { quote } from "shell-quote";
 import { normaliseCommandName, parseCommands, type SlashCommand } from "../../core/commands.js";
+import { resolveCommandArgs } from "../../core/resolve.js";
 import { Runtime } from "../../core/runtime.js";
 import { commandName, helpSection, usageLine } from "../../core/usage.js";
 import { phrased } from "../../core/messages.js";
@@ -23,7 +24,10 @@ export type { Output } from "../../forges/local/terminal.js";
 /** Each verb's usage line: the whole usage lists them all, a usage error shows its verb's alone. */
 const VERB_USAGE = {
   preview: 'resolve-bot preview [--cwd DIR] [--strict] -- "<slash command>"',
-  resolve: 'resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]',
+  resolve: [
+    'resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]',
+    'resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"   apply those files, keep the rest pending',
+  ].join("\n  "),
   pending: "resolve-bot pending [--cwd DIR]",
   tools: "resolve-bot tools [COMMAND]   every tool's usage, or one tool's whole help",
   config: [
@@ -73,23 +77,37 @@ function usageText(message: string, verb: string | undefined): string {
   return [message, ...usage, MORE].join("\n");
 }
 
+const OPTIONS = {
+  cwd: { type: "string" },
+  "no-commit": { type: "boolean" },
+  strict: { type: "boolean" },
+  only: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+/**
+ * parseArgs' refusal in the CLI's words. `resolve apply --force it` is an unknown option, not a
+ * reason (a mistyped `--only` must not apply everything); a reason that begins with "--" goes after `--`.
+ */
+function optionError(argv: string[], error: Error & { code?: string }): string {
+  const loose = parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS });
+  const option = /'(-[^']*)'/.exec(error.message)?.[1];
+  if (loose.positionals[0] === "resolve" && error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined) {
+    const action = loose.positionals[1] ?? "apply";
+    const takes = action === "apply" ? "--only PATH, --cwd DIR and --no-commit" : "--cwd DIR and --no-commit";
+    return `resolve ${action} has no option ${option} (it takes ${takes}). To begin the reason with "--", put -- before it: resolve-bot resolve ${action} -- "${option} …"`;
+  }
+  return error.message;
+}
+
 export async function main(argv: string[], output: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        cwd: { type: "string" },
-        "no-commit": { type: "boolean" },
-        strict: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "V" },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     // The verb, when one was given: the first word naming one (others are option values, reasons, commands).
-    output.err(usageText((error as Error).message, argv.find(isVerb)));
+    output.err(usageText(optionError(argv, error as Error & { code?: string }), argv.find(isVerb)));
     return 2;
   }
   const [verb, ...rest] = parsed.positionals;
@@ -115,11 +133,17 @@ export async function main(argv: string[], output: Output, env: NodeJS.ProcessEn
       sink: terminalSink(output),
       ...(afterMs !== undefined ? { statusAfterMs: afterMs } : {}),
     };
+    if (parsed.values.only !== undefined && !(verb === "resolve" && rest[0] === "apply")) {
+      throw new UsageError(
+        `--only goes with resolve apply alone: resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"`,
+        "resolve",
+      );
+    }
     switch (verb) {
       case "preview":
         return await run(previewCommands(rest, commandNames(registry)), { ...local, steering: parsed.values.strict ? "strict" : "stack" });
       case "resolve":
-        return await run(resolveCommands(rest), { ...local, noCommit: parsed.values["no-commit"] ?? false });
+        return await run(resolveCommands(rest, parsed.values.only), { ...local, noCommit: parsed.values["no-commit"] ?? false });
       case "pending":
         return await run(parseCommands("/pending"), local);
       case "tools":
@@ -205,12 +229,15 @@ function previewCommands(words: string[], known: Set<string>): SlashCommand[] {
   return commands;
 }
 
-/** `resolve apply "<reason>"` is the comment `/resolve apply <reason>` (and so for discard and undo). */
-function resolveCommands(words: string[]): SlashCommand[] {
+/**
+ * `resolve apply "<reason>"` is the comment `/resolve apply <reason>` (and so for discard and undo);
+ * `--only PATH` (repeated) is `/resolve apply --only PATH… <reason>`. The reason is taken as written.
+ */
+function resolveCommands(words: string[], only: string[] | undefined): SlashCommand[] {
   const [action, ...reasonWords] = words;
   if (action !== "apply" && action !== "discard" && action !== "undo")
     throw new UsageError('resolve needs "apply", "discard" or "undo".', "resolve");
   const reason = reasonWords.join(" ").trim();
   if (reason === "") throw new UsageError(`resolve ${action} needs a reason.`, "resolve");
-  return [{ name: "resolve", typed: "resolve", args: `${action} ${reason}`, line: 1 }];
+  return [{ name: "resolve", typed: "resolve", args: resolveCommandArgs(action, reason, only), line: 1 }];
 }

@@ -101,20 +101,30 @@ export function colourDiff(diff: string, style: Style = noStyle): string {
     .join("\n");
 }
 
-/** A preview on a terminal: the pending label first, what the tool said beyond it, then the diff. */
+/**
+ * A preview on a terminal: the pending label first, what the tool said beyond it, then the diff.
+ * An apply of part says what it committed, then the rest it left pending, as a preview reads.
+ */
 function renderOutcome(outcome: CommandOutcome, style: Style): string {
   const pushed = outcome.pushed ?? [];
-  if (pushed.length === 0) return plain(outcome.message, style);
+  const commit = outcome.resolved?.commit !== undefined ? `Committed ${shortSha(outcome.resolved.commit)}.` : undefined;
+  if (pushed.length === 0 || outcome.kind === "resolve") {
+    return [plain(outcome.message, style), ...(commit !== undefined ? [commit] : []), ...renderPushed(pushed, [], style)].join("\n");
+  }
   const lines = outcome.message.split("\n");
   // The tool's first line usually is the label; say it once.
   const said = pushed.some(({ record }) => record.label === lines[0]) ? lines.slice(1) : lines;
+  return renderPushed(pushed, said, style).join("\n");
+}
+
+function renderPushed(pushed: NonNullable<CommandOutcome["pushed"]>, said: string[], style: Style): string[] {
   const parts: string[] = [];
   for (const [index, { record, diff }] of pushed.entries()) {
     parts.push(style("bold", `Pending #${record.seq}: ${record.label}`));
     if (index === 0 && said.join("\n").trim() !== "") parts.push(plain(said.join("\n").trim(), style));
     if (diff) parts.push(colourDiff(diff.trimEnd(), style));
   }
-  return parts.join("\n");
+  return parts;
 }
 
 /**
@@ -130,7 +140,6 @@ export function writeReply(reply: Reply, output: Output): void {
       continue;
     }
     output.out(renderOutcome(outcome, style));
-    if (outcome.resolved?.commit) output.out(`Committed ${shortSha(outcome.resolved.commit)}.`);
   }
   if (reply.skipped.length > 0) output.err(`Not run, because an earlier command failed: ${reply.skipped.join(", ")}`);
   if (reply.notice && reply.status === "ok") output.out(plain(reply.notice, style));

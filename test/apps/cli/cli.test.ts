@@ -248,7 +248,9 @@ describe("resolve-bot CLI", () => {
       err: 'Unknown command "frobnicate"; the commands: preview, resolve, pending, tools, config, demo, server, worker, all.\nEvery command: resolve-bot --help\n',
     });
     const resolveUsage =
-      'Usage: resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]\nEvery command: resolve-bot --help\n';
+      'Usage: resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]\n' +
+      '  resolve-bot resolve apply --only PATH [--only PATH…] "<reason>"   apply those files, keep the rest pending\n' +
+      "Every command: resolve-bot --help\n";
     expect(cli(repo, ["resolve", "apply"])).toEqual({ code: 2, out: "", err: `resolve apply needs a reason.\n${resolveUsage}` });
     expect(cli(repo, ["resolve", "merge", "why"])).toEqual({
       code: 2,

@@ -57,6 +57,13 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
 }
 
 export function renderOutcome(outcome: CommandOutcome, links: ReplyLinks, diffBudget = DIFF_BUDGET): string {
+  // An apply of part (`--only`): what it committed, then the rest it left pending, as a preview reads.
+  if (outcome.kind === "resolve" && (outcome.pushed ?? []).length > 0) {
+    return [
+      renderOutcome({ ...outcome, pushed: [] }, links, diffBudget),
+      ...renderPushed({ ...outcome, message: "" }, links, diffBudget),
+    ].join("\n\n");
+  }
   if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, links, diffBudget).join("\n\n");
   // /help and /pending were asked for: shown whole.
   if (outcome.kind === "help" || outcome.kind === "pending") return text(outcome.message);
