@@ -70,6 +70,12 @@ export const OriginSchema = Type.Union([
   Type.Object({ kind: Type.Literal("review"), reviewId: Type.Integer() }),
   /** Typed at a terminal (the local command line), answered there. */
   Type.Object({ kind: Type.Literal("terminal") }),
+  /**
+   * An agent's MCP tool call, for the actor (the person whose token it holds): answered in the
+   * pull request's conversation and to the agent. `agent`: its MCP client's name; `rationale`: why it
+   * proposes the change, as it said. What it previews is labelled as its proposal.
+   */
+  Type.Object({ kind: Type.Literal("mcp"), agent: Type.String(), rationale: Type.Optional(Type.String()) }),
   /** A button on one of the bot's checks. */
   Type.Object({ kind: Type.Literal("button"), checkRunId: Type.Integer() }),
   /** The forge itself (a push, a closed pull request…): nobody waits for an answer. */
