@@ -14,6 +14,8 @@ export interface ExecuteResult {
   status: ReplyStatus;
   /** Each reply posted, as rendered. */
   replied: string[];
+  /** How many actions are pending afterwards, when the request replied (an agent is told where to resolve them). */
+  pending?: number;
   /** The forge failed for now (pipeline/transient): the job is to be tried again, no sooner than it asked. */
   retry?: { message: string; retryAfterMs?: number };
 }

@@ -21,6 +21,8 @@ useBot(
   async (started) => {
     bot = started;
     await bot.gh.createRepo("acme", "widgets", BASE_FILES);
+    await bot.gh.createRepo("acme", "gadgets", { ...BASE_FILES, ".github/resolve-bot.yml": "agents:\n  may_resolve: [discard]\n" });
+    bot.gh.setPermission("acme/gadgets", "alice", "write");
     bot.gh.setPermission(REPO, "alice", "write");
     bot.gh.setPermission(REPO, "rita", "read");
   },
@@ -42,8 +44,8 @@ function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return (result.content as Array<{ type: string; text: string }>).map((part) => part.text).join("\n");
 }
 
-async function openPr(head: string) {
-  return bot.gh.createPullRequest({ repo: REPO, head, user: "alice", commits: [{ files: { "docs/x.md": `${head}\n` } }] });
+async function openPr(head: string, repo = REPO) {
+  return bot.gh.createPullRequest({ repo, head, user: "alice", commits: [{ files: { "docs/x.md": `${head}\n` } }] });
 }
 
 const EDIT = { pat: "console.log($$$A)", out: "logger.debug($$$A)", paths: ["src"] };
@@ -114,6 +116,38 @@ test("an agent with alice's token previews: a pending run naming the agent and a
     "src/log.ts": 'export function run(x: number) {\n  logger.debug("run", x);\n  return x;\n}\n',
   });
   await client.close();
+});
+
+test("on /mcp/<owner>/<repo>, agents.may_resolve: [discard] lists resolve with discard only: an agent discards, and may not apply", async () => {
+  const pr = await openPr("feature-discard", "acme/gadgets");
+  const client = await connect(bot.gh.userToken("alice"), "/mcp/acme/gadgets");
+  const resolve = (await client.listTools()).tools.find((tool) => tool.name === "resolve");
+  expect(resolve?.inputSchema.properties?.action).toEqual({ type: "string", enum: ["discard"] });
+  expect(resolve?.annotations).toEqual({ destructiveHint: true });
+  const target = { owner: "acme", repo: "gadgets", pull_number: pr.number };
+  expect((await client.callTool({ name: "ast_edit", arguments: { ...target, ...EDIT } })).isError).toBeFalsy();
+
+  const apply = await client.callTool({ name: "resolve", arguments: { ...target, action: "apply", reason: "ship it" } });
+  expect([apply.isError, textOf(apply)]).toEqual([
+    true,
+    "Agents may only discard on acme/gadgets; a person resolves it with `/resolve apply <reason>` or `/resolve discard <reason>` in the pull request.",
+  ]);
+  const before = bot.gh.comments("acme/gadgets", pr.number).length;
+  const discard = await client.callTool({ name: "resolve", arguments: { ...target, action: "discard", reason: "not now" } });
+  const reply = latestReply(bot, "acme/gadgets", pr.number, before);
+  expect(reply).toBe("Discarded: AST Edit: 1 replacement in 1 file. Reason: not now");
+  expect(textOf(discard)).toBe(`${reply}\n\nOn the pull request: ${bot.gh.url}/acme/gadgets/pull/${pr.number}.`);
+  const run = runsOn(bot, "acme/gadgets", pr.headSha).find((candidate) => candidate.name === `resolve-bot: ${LABEL}`)!;
+  expect([run.status, run.conclusion]).toEqual(["completed", "cancelled"]);
+  expect(await bot.gh.branchSha("acme/gadgets", "feature-discard")).toBe(pr.headSha);
+
+  // Another repository through this endpoint is refused; on /mcp, resolve is not listed.
+  const elsewhere = await client.callTool({ name: "pending", arguments: { owner: "acme", repo: "widgets", pull_number: pr.number } });
+  expect(textOf(elsewhere)).toBe("This endpoint serves acme/gadgets only; use /mcp for other repositories.");
+  await client.close();
+  const unscoped = await connect(bot.gh.userToken("alice"));
+  expect((await unscoped.listTools()).tools.map((tool) => tool.name)).not.toContain("resolve");
+  await unscoped.close();
 });
 
 test("a read-only person's token (a fine-grained PAT) is refused with a comment's sentence, and nothing is posted or queued", async () => {

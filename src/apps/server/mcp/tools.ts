@@ -196,7 +196,11 @@ export function openPullRequestTools(deps: PullRequestTools, scope: SessionScope
 function answer(result: ExecuteResult | undefined, url: string): CallToolResult {
   if (!result) return toolError(`resolve-bot stopped this request; it says why on the pull request, ${url}.`);
   const reply = result.replied.at(-1);
-  const where = `On the pull request: ${url}. A person resolves the newest pending action there with \`/resolve apply <reason>\` or \`/resolve discard <reason>\` in a comment, or with the check run's buttons.`;
+  const how =
+    (result.pending ?? 0) > 0
+      ? " A person resolves the newest pending action there with `/resolve apply <reason>` or `/resolve discard <reason>` in a comment, or with the check run's buttons."
+      : "";
+  const where = `On the pull request: ${url}.${how}`;
   const text = reply === undefined ? where : `${readable(reply)}\n\n${where}`;
   return { content: [{ type: "text", text }], ...(result.status === "ok" ? {} : { isError: true }) };
 }
