@@ -71,11 +71,16 @@ export const OriginSchema = Type.Union([
   /** Typed at a terminal (the local command line), answered there. */
   Type.Object({ kind: Type.Literal("terminal") }),
   /**
-   * An agent's MCP tool call, for the actor (the person whose token it holds): answered in the
-   * pull request's conversation and to the agent. `agent`: its MCP client's name; `rationale`: why it
-   * proposes the change, as it said. What it previews is labelled as its proposal.
+   * A tool call from an agent over MCP (stdio on a checkout, or HTTP on a pull request), answered
+   * as the call's result. `agent`: the client as it named itself when it connected (MCP's
+   * `clientInfo`), for what people read ("proposed by an agent"); `rationale`: why the agent says
+   * it asks, when it says so.
    */
-  Type.Object({ kind: Type.Literal("mcp"), agent: Type.String(), rationale: Type.Optional(Type.String()) }),
+  Type.Object({
+    kind: Type.Literal("mcp"),
+    agent: Type.Optional(Type.Object({ name: Type.String(), version: Type.Optional(Type.String()) })),
+    rationale: Type.Optional(Type.String()),
+  }),
   /** A button on one of the bot's checks. */
   Type.Object({ kind: Type.Literal("button"), checkRunId: Type.Integer() }),
   /** The forge itself (a push, a closed pull request…): nobody waits for an answer. */

@@ -45,7 +45,7 @@ export function anchorOf(origin: Origin): LineAnchor | UnusableLines | undefined
 /** An agent's request (MCP) on a person's behalf: what it previews is labelled as the agent's proposal. */
 export function proposalOf(origin: Origin): Proposal | undefined {
   if (origin.kind !== "mcp") return undefined;
-  return { agent: origin.agent, ...(origin.rationale !== undefined ? { rationale: origin.rationale } : {}) };
+  return { agent: origin.agent?.name ?? "an MCP client", ...(origin.rationale !== undefined ? { rationale: origin.rationale } : {}) };
 }
 
 export function openSession<C extends RequestConfig, P extends PullRequestView>(

@@ -19,7 +19,7 @@ import type { Runtime } from "../../core/runtime.js";
 import { UserError } from "../../errors.js";
 import type { Ports, PullRequestView, WorkingStatus } from "../../pipeline/ports.js";
 import type { ReplyStatus } from "../../pipeline/reply.js";
-import { REQUEST_VERSION, type Request } from "../../pipeline/request.js";
+import { REQUEST_VERSION, type Origin, type Request } from "../../pipeline/request.js";
 import { runRequest } from "../../pipeline/run-request.js";
 import { DirectoryWorkspace } from "./directory-workspace.js";
 import { FileStore } from "./file-store.js";
@@ -50,6 +50,10 @@ export interface LocalOptions {
   steering?: Steering;
   /** After how long a command says on stderr that it is working, when stderr is a terminal (pipeline/cost.ts). */
   statusAfterMs?: number;
+  /** Where the request comes from, when not a terminal (an MCP client's call): the front end words its own replies (`phrasing`). */
+  origin?: Origin;
+  /** The front end's words, instead of the command line's (`localPhrasing`). */
+  phrasing?: Phrasing;
 }
 
 export interface LocalCheckout {
@@ -97,7 +101,7 @@ export function localPorts(checkout: LocalCheckout, options: LocalOptions): Port
   const { sink } = options;
   return {
     runtime: options.runtime,
-    phrasing: localPhrasing(options),
+    phrasing: options.phrasing ?? localPhrasing(options),
     config: {
       // Read once per request (two git runs), as GitHub's ports read it once.
       load: once(async () => {
@@ -177,7 +181,7 @@ export async function runLocalCommands(commands: SlashCommand[], options: LocalO
     actor: { login: await localActor(checkout.root) },
     id: randomUUID(),
     intent: { kind: "commands", commands },
-    origin: { kind: "terminal" },
+    origin: options.origin ?? { kind: "terminal" },
   };
   return (await runRequest(request, localPorts(checkout, options))).status;
 }

@@ -20,8 +20,8 @@ import { bearerToken, challenge, resourceMetadata, VerificationUnavailable, type
 export interface SessionScope {
   person: Person;
   repository?: RepoRef;
-  /** The agent's name (its `initialize`'s clientInfo), once known. */
-  agent(): string;
+  /** The agent as it named itself (its `initialize`'s clientInfo), once known. */
+  agent(): { name: string; version?: string } | undefined;
 }
 
 export interface McpHttpOptions {
@@ -127,7 +127,11 @@ export function mcpHttpHandler(options: McpHttpOptions) {
     const scope: SessionScope = {
       person,
       ...(repository ? { repository } : {}),
-      agent: () => opened.server?.getClientVersion()?.name?.trim() || "an MCP client",
+      agent: () => {
+        const client = opened.server?.getClientVersion();
+        const name = client?.name.trim();
+        return name ? { name, ...(client?.version ? { version: client.version } : {}) } : undefined;
+      },
     };
     const server = (opened.server = options.open(scope));
     const login = person.login;

@@ -163,6 +163,7 @@ export function openPullRequestTools(deps: PullRequestTools, scope: SessionScope
     const refusal = await deps.access.refusal(repository, repo, person.login, commandName);
     if (refusal) return toolError(refusal);
 
+    const agent = scope.agent();
     const rationale = typeof args.rationale === "string" && args.rationale.trim() !== "" ? args.rationale.trim() : undefined;
     const request: Request = {
       version: REQUEST_VERSION,
@@ -172,7 +173,7 @@ export function openPullRequestTools(deps: PullRequestTools, scope: SessionScope
       actor: { login: person.login, id: person.id },
       id: `mcp-${randomUUID()}`,
       intent: command,
-      origin: { kind: "mcp", agent: scope.agent(), ...(rationale ? { rationale } : {}) },
+      origin: { kind: "mcp", ...(agent ? { agent } : {}), ...(rationale ? { rationale } : {}) },
     };
     const outcome = deps.outcomes?.expect(request.id, deps.waitMs);
     await deps.submit(request);
