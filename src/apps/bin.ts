@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-/** The `resolve-bot` command, the package's one binary: it starts a front end, the CLI (apps/cli) or the server in a role (apps/server). */
-import { main } from "./cli/main.js";
+/** The `resolve-bot` command, the package's one binary: it starts a front end, the CLI (apps/cli), the MCP server on stdio (apps/mcp) or the server in a role (apps/server). */
+import { main, USAGE } from "./cli/main.js";
+import { packageVersion } from "./cli/version.js";
 import { styleFor } from "../forges/local/terminal.js";
 
 /**
@@ -23,6 +24,10 @@ if (verb === "server" || verb === "worker" || verb === "all") {
   // The GitHub App in one role, or both (`all`: what `npm start` runs; the container's default).
   process.env.RESOLVE_BOT_ROLE = verb;
   await import("./server/main.js");
+} else if (verb === "mcp") {
+  // An MCP server on stdio: stdout carries the protocol only.
+  const { mcpVerb } = await import("./mcp/main.js");
+  process.exitCode = await mcpVerb(process.argv.slice(3), { err: lineWriter(process.stderr), usage: USAGE, version: packageVersion() });
 } else {
   process.exitCode = await main(process.argv.slice(2), {
     out: lineWriter(process.stdout),

@@ -47,6 +47,15 @@ export const COMMENT_PHRASING: Phrasing = {
   strictBy: "This repository uses `steering: strict`",
 };
 
+/** An MCP client's words: the `resolve` tool's calls; its front end says where the settings are and what made steering strict. */
+export function mcpPhrasing(where: Pick<Phrasing, "configFile" | "strictBy">): Phrasing {
+  return {
+    resolveCommands: 'a `resolve` call with action "apply" or "discard" and a reason',
+    undoCommand: 'a `resolve` call with action "undo" and a reason',
+    ...where,
+  };
+}
+
 /** The line every reply ends with while something is pending; undefined when empty. */
 export function steeringLine(stack: PendingRecord[], phrasing: Phrasing = COMMENT_PHRASING): string | undefined {
   const top = stack[0];

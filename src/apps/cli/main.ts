@@ -24,6 +24,7 @@ export const USAGE = `Usage:
   resolve-bot resolve apply|discard|undo "<reason>" [--cwd DIR] [--no-commit]
   resolve-bot pending [--cwd DIR]
   resolve-bot tools
+  resolve-bot mcp [--cwd DIR] [--strict]   an MCP server on stdio, for an agent (docs/mcp.md)
   resolve-bot config validate [FILE]   check a .github/resolve-bot.yml as the gate does (default: that file)
   resolve-bot config schema            print its JSON Schema
   resolve-bot demo
