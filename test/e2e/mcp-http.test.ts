@@ -36,7 +36,12 @@ function mcpUrl(path = "/mcp"): URL {
 async function connect(token: string, path?: string): Promise<Client> {
   const client = new Client({ name: AGENT, version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(mcpUrl(path), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
   return client;
 }
 
@@ -91,8 +96,15 @@ test("an agent with alice's token previews: a pending run naming the agent and a
   );
   expect(result.isError).toBeFalsy();
   expect(textOf(result)).toBe(
-    `${reply}\n\nOn the pull request: ${bot.gh.url}/acme/widgets/pull/${pr.number}. A person resolves the newest pending action there with \`/resolve apply <reason>\` or \`/resolve discard <reason>\` in a comment, or with the check run's buttons.`,
+    [
+      "- src/log.ts: 1 replacement",
+      `Pending #1: ${LABEL}`,
+      `\`\`\`diff\n${diff}\`\`\``,
+      `Pending: ${LABEL}. Resolve it with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.`,
+    ].join("\n\n") +
+      `\nOn the pull request: ${bot.gh.url}/acme/widgets/pull/${pr.number}. Check run: ${run.htmlUrl}. A person resolves the newest pending action there with \`/resolve apply <reason>\` or \`/resolve discard <reason>\` in a comment, or with the check run's buttons.`,
   );
+  expect(result.structuredContent).toEqual({ status: "ok", pushed: [{ seq: 1, label: LABEL, files: ["src/log.ts"] }], stackDepth: 1 });
   expect((run.output.summary ?? "").replace(/\n\n<!-- resolve-bot:record:\S+ -->$/, "")).toBe(
     [
       `**${LABEL}** — proposed by an agent (${AGENT}) for @\u2060alice, previewed on ${pr.headSha.slice(0, 7)} (#1 on the stack).`,
@@ -122,8 +134,8 @@ test("on /mcp/<owner>/<repo>, agents.may_resolve: [discard] lists resolve with d
   const pr = await openPr("feature-discard", "acme/gadgets");
   const client = await connect(bot.gh.userToken("alice"), "/mcp/acme/gadgets");
   const resolve = (await client.listTools()).tools.find((tool) => tool.name === "resolve");
-  expect(resolve?.inputSchema.properties?.action).toEqual({ type: "string", enum: ["discard"] });
-  expect(resolve?.annotations).toEqual({ destructiveHint: true });
+  expect(resolve?.inputSchema.properties?.action).toMatchObject({ type: "string", enum: ["discard"] });
+  expect(resolve?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
   const target = { owner: "acme", repo: "gadgets", pull_number: pr.number };
   expect((await client.callTool({ name: "ast_edit", arguments: { ...target, ...EDIT } })).isError).toBeFalsy();
 
@@ -136,7 +148,8 @@ test("on /mcp/<owner>/<repo>, agents.may_resolve: [discard] lists resolve with d
   const discard = await client.callTool({ name: "resolve", arguments: { ...target, action: "discard", reason: "not now" } });
   const reply = latestReply(bot, "acme/gadgets", pr.number, before);
   expect(reply).toBe("Discarded: AST Edit: 1 replacement in 1 file. Reason: not now");
-  expect(textOf(discard)).toBe(`${reply}\n\nOn the pull request: ${bot.gh.url}/acme/gadgets/pull/${pr.number}.`);
+  expect(textOf(discard)).toBe(`${reply}\nOn the pull request: ${bot.gh.url}/acme/gadgets/pull/${pr.number}.`);
+  expect(discard.structuredContent).toEqual({ status: "ok", pushed: [], resolved: { action: "discard", label: LABEL }, stackDepth: 0 });
   const run = runsOn(bot, "acme/gadgets", pr.headSha).find((candidate) => candidate.name === `resolve-bot: ${LABEL}`)!;
   expect([run.status, run.conclusion]).toEqual(["completed", "cancelled"]);
   expect(await bot.gh.branchSha("acme/gadgets", "feature-discard")).toBe(pr.headSha);

@@ -26,6 +26,7 @@ import { TokenVerifier } from "./mcp/auth.js";
 import { mcpHttpEnabled, mcpWaitMs } from "./mcp/settings.js";
 import { mcpHttpHandler } from "./mcp/http.js";
 import { Outcomes } from "./mcp/outcomes.js";
+import { packageVersion } from "../../ops/version.js";
 import { openPullRequestTools } from "./mcp/tools.js";
 import type { ExecuteResult } from "../../pipeline/forge.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
@@ -158,6 +159,7 @@ export function resolveBot(options: ResolveBotOptions = {}) {
               ...(outcomes ? { outcomes } : {}),
               waitMs,
               githubWebUrl: webUrl(env),
+              version: packageVersion(),
             },
             scope,
           ),

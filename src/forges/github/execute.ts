@@ -166,7 +166,7 @@ async function carryOut(
   });
   const result = await runRequest(request, ports);
   timing.finish(result);
-  return { ok: result.status === "ok", status: result.status, replied, ...(result.reply ? { pending: result.reply.stack.length } : {}) };
+  return { ok: result.status === "ok", status: result.status, replied, ...(result.reply ? { reply: result.reply } : {}) };
 }
 
 function installationOf(request: Request): number | undefined {

@@ -47,8 +47,12 @@ export interface McpBackend {
   extra?: ExtraArguments;
   /** The tools offered now (the repository's settings and stack decide). */
   listing(): Promise<Listing>;
-  /** Runs the call as one Request; its reply, and what was noted meanwhile (a failure's cause). */
-  run(call: McpCall): Promise<{ reply: Reply; notes?: string[] }>;
+  /**
+   * Runs the call as one Request; its reply, and what was noted meanwhile (a failure's cause). Or
+   * the front end's own answer (`result`): a call it refused before any request (HTTP: a person
+   * without the permission), or one queued for another process to carry out.
+   */
+  run(call: McpCall): Promise<{ reply: Reply; notes?: string[] } | { result: CallToolResult }>;
 }
 
 export interface ResolveBotMcp {
@@ -96,9 +100,9 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
       command = previewCommand(name, tool);
     }
     const agent = server.getClientVersion();
-    const { reply, notes } = await backend.run({ command, target: own, ...(agent ? { agent } : {}) });
+    const ran = await backend.run({ command, target: own, ...(agent ? { agent } : {}) });
     await checkTools();
-    return toolResult(reply, notes);
+    return "result" in ran ? ran.result : toolResult(ran.reply, ran.notes);
   });
 
   async function checkTools(): Promise<void> {

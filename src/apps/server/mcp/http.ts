@@ -16,12 +16,10 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { RepoRef } from "../../../forges/github/types.js";
 import { bearerToken, challenge, resourceMetadata, VerificationUnavailable, type Person, type TokenVerifier } from "./auth.js";
 
-/** What a session serves: the person (the token's user) and, on `/mcp/<owner>/<repo>`, the repository. */
+/** What a session serves: the person (the token's user) and, on `/mcp/<owner>/<repo>`, the repository (the agent names itself at initialize). */
 export interface SessionScope {
   person: Person;
   repository?: RepoRef;
-  /** The agent as it named itself (its `initialize`'s clientInfo), once known. */
-  agent(): { name: string; version?: string } | undefined;
 }
 
 export interface McpHttpOptions {
@@ -122,18 +120,7 @@ export function mcpHttpHandler(options: McpHttpOptions) {
     if (req.method !== "POST") return rpcError(res, 400, "No session: a client starts with an initialize request (POST).");
 
     const repository = match[1] && match[2] ? { owner: match[1], repo: match[2] } : undefined;
-    // The agent's name is its initialize's, read when a tool is called (after it).
-    const opened: { server?: Server } = {};
-    const scope: SessionScope = {
-      person,
-      ...(repository ? { repository } : {}),
-      agent: () => {
-        const client = opened.server?.getClientVersion();
-        const name = client?.name.trim();
-        return name ? { name, ...(client?.version ? { version: client.version } : {}) } : undefined;
-      },
-    };
-    const server = (opened.server = options.open(scope));
+    const server = options.open({ person, ...(repository ? { repository } : {}) });
     const login = person.login;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
