@@ -96,7 +96,13 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
     } else if (name === PENDING_TOOL) {
       command = pendingCommand();
     } else {
-      // An unknown or disabled tool, or one steering holds back, is answered by the runtime as a comment's would be.
+      const listing = await backend.listing();
+      const known = backend.registry.list().filter((candidate) => listing.enabled(candidate.name));
+      if (!known.some((candidate) => candidate.name === name)) {
+        const names = [...known.map((candidate) => candidate.name), PENDING_TOOL, RESOLVE_TOOL];
+        return refusedCall(`Unknown tool \`${name}\`. Tools: ${names.map((known) => `\`${known}\``).join(", ")}.`);
+      }
+      // One steering holds back (strict, something pending) is refused by the runtime, in its usual sentence.
       command = previewCommand(name, tool);
     }
     const agent = server.getClientVersion();
