@@ -134,7 +134,11 @@ test("on /mcp/<owner>/<repo>, agents.may_resolve: [discard] lists resolve with d
   const pr = await openPr("feature-discard", "acme/gadgets");
   const client = await connect(bot.gh.userToken("alice"), "/mcp/acme/gadgets");
   const resolve = (await client.listTools()).tools.find((tool) => tool.name === "resolve");
-  expect(resolve?.inputSchema.properties?.action).toMatchObject({ type: "string", enum: ["discard"] });
+  expect(resolve?.inputSchema.properties?.action).toEqual({
+    type: "string",
+    enum: ["discard"],
+    description: "Only discard is offered here.",
+  });
   expect(resolve?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
   const target = { owner: "acme", repo: "gadgets", pull_number: pr.number };
   expect((await client.callTool({ name: "ast_edit", arguments: { ...target, ...EDIT } })).isError).toBeFalsy();
@@ -160,6 +164,11 @@ test("on /mcp/<owner>/<repo>, agents.may_resolve: [discard] lists resolve with d
   await client.close();
   const unscoped = await connect(bot.gh.userToken("alice"));
   expect((await unscoped.listTools()).tools.map((tool) => tool.name)).not.toContain("resolve");
+  const unlisted = await unscoped.callTool({ name: "resolve", arguments: { ...target, action: "discard", reason: "again" } });
+  expect([unlisted.isError, textOf(unlisted)]).toEqual([
+    true,
+    "`resolve` is offered on /mcp/acme/gadgets, where the repository's agents.may_resolve allows discard.",
+  ]);
   await unscoped.close();
 });
 

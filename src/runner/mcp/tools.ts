@@ -55,7 +55,11 @@ export const RESOLVE_PROPERTIES = {
 } as const;
 
 function resolveTool(extra: ExtraArguments, actions: readonly ResolveToolAction[]): Tool {
-  const properties = { ...RESOLVE_PROPERTIES, action: { ...RESOLVE_PROPERTIES.action, enum: [...actions] } };
+  const all = actions.length === RESOLVE_PROPERTIES.action.enum.length;
+  const action = all
+    ? RESOLVE_PROPERTIES.action
+    : { ...RESOLVE_PROPERTIES.action, enum: [...actions], description: `Only ${actions.join(" or ")} is offered here.` };
+  const properties = { ...RESOLVE_PROPERTIES, action };
   return {
     name: RESOLVE_TOOL,
     title: "Resolve",

@@ -102,7 +102,9 @@ async function carryOut(
     return refusedCall(`This endpoint serves ${scope.repository.owner}/${scope.repository.repo} only; use /mcp for other repositories.`);
   const repository = await deps.access.repository(repo);
   if (!repository) return refusedCall(`resolve-bot is not installed on ${repo.owner}/${repo.repo}.`);
-  const refused = resolveRefusal(call, repository, repo) ?? (await deps.access.refusal(repository, repo, person.login, call.command.name));
+  const refused =
+    resolveRefusal(call, repository, repo, scope.repository !== undefined) ??
+    (await deps.access.refusal(repository, repo, person.login, call.command.name));
   if (refused) return refusedCall(refused);
 
   const request: Request = {
@@ -129,9 +131,12 @@ async function carryOut(
 }
 
 /** `resolve` only as the repository's `agents.may_resolve` allows (never by default): a person resolves otherwise. */
-function resolveRefusal(call: McpCall, repository: Repository, repo: RepoRef): string | undefined {
+function resolveRefusal(call: McpCall, repository: Repository, repo: RepoRef, scoped: boolean): string | undefined {
   if (call.command.name !== RESOLVE_TOOL) return undefined;
   const allowed = agentResolutions(repository.config);
+  // As listed: /mcp lists no `resolve` (its list is no repository's), so it resolves nothing either.
+  if (!scoped && allowed.length > 0)
+    return `\`resolve\` is offered on /mcp/${repo.owner}/${repo.repo}, where the repository's agents.may_resolve allows ${allowed.join(" and ")}.`;
   const action = call.command.args.split(" ")[0] as AgentResolution;
   if (allowed.includes(action)) return undefined;
   const how = "a person resolves it with `/resolve apply <reason>` or `/resolve discard <reason>` in the pull request";
