@@ -23,6 +23,8 @@ useBot(
     await bot.gh.createRepo("acme", "widgets", BASE_FILES);
     await bot.gh.createRepo("acme", "gadgets", { ...BASE_FILES, ".github/resolve-bot.yml": "agents:\n  may_resolve: [discard]\n" });
     bot.gh.setPermission("acme/gadgets", "alice", "write");
+    await bot.gh.createRepo("acme", "strict", { ...BASE_FILES, ".github/resolve-bot.yml": "steering: strict\n" });
+    bot.gh.setPermission("acme/strict", "alice", "write");
     bot.gh.setPermission(REPO, "alice", "write");
     bot.gh.setPermission(REPO, "rita", "read");
   },
@@ -170,6 +172,24 @@ test("on /mcp/<owner>/<repo>, agents.may_resolve: [discard] lists resolve with d
     "`resolve` is offered on /mcp/acme/gadgets, where the repository's agents.may_resolve allows discard.",
   ]);
   await unscoped.close();
+});
+
+test("steering: strict refuses an agent's second preview while one is pending, in the usual sentence, and says so on the pull request", async () => {
+  const pr = await openPr("feature-strict", "acme/strict");
+  const client = await connect(bot.gh.userToken("alice"));
+  const target = { owner: "acme", repo: "strict", pull_number: pr.number };
+  expect((await client.callTool({ name: "ast_edit", arguments: { ...target, ...EDIT } })).isError).toBeFalsy();
+  const before = bot.gh.comments("acme/strict", pr.number).length;
+  const second = await client.callTool({ name: "rename_symbol", arguments: { ...target, from: "run", to: "execute" } });
+  const reply = latestReply(bot, "acme/strict", pr.number, before);
+  const refusal = `This repository uses \`steering: strict\`: resolve the pending action first (${LABEL}) with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.`;
+  const steering = `Pending: ${LABEL}. Resolve it with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.`;
+  expect(reply).toBe(`${refusal}\n\n---\n${steering}`);
+  expect([second.isError, textOf(second)]).toEqual([
+    true,
+    `${refusal}\n\n${steering}\nOn the pull request: ${bot.gh.url}/acme/strict/pull/${pr.number}. A person resolves the newest pending action there with \`/resolve apply <reason>\` or \`/resolve discard <reason>\` in a comment, or with the check run's buttons.`,
+  ]);
+  await client.close();
 });
 
 test("a read-only person's token (a fine-grained PAT) is refused with a comment's sentence, and nothing is posted or queued", async () => {
