@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 
 export type CorpusName = "tiny" | "rxjs" | "effect" | "large";
-export type Section = "ast-edit" | "ts" | "api" | "memory" | "intake" | "repo-size" | "action";
-export const SECTIONS: readonly Section[] = ["ast-edit", "ts", "api", "memory", "intake", "repo-size", "action"];
+export type Section = "ast-edit" | "ts" | "api" | "memory" | "intake" | "repo-size" | "action" | "mcp";
+export const SECTIONS: readonly Section[] = ["ast-edit", "ts", "api", "memory", "intake", "repo-size", "action", "mcp"];
 
 export interface BenchOptions {
   /** Corpus the ast-edit headline and memory use: tiny (generated, for the smoke test) or large. */
@@ -29,7 +29,7 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [--corpus large|tiny] [--runs N] [--jscodeshift-runs N]
-       [--only ast-edit,ts,api,memory,intake,repo-size,action] [--api-sizes 1,10,100,1000] [--repo-sizes 1,10,40,100]
+       [--only ast-edit,ts,api,memory,intake,repo-size,action,mcp] [--api-sizes 1,10,100,1000] [--repo-sizes 1,10,40,100]
        [--out bench/results.json] [--small] [--ts-runs N]`;
 
 export function parseOptions(argv: readonly string[]): BenchOptions {

@@ -12,6 +12,7 @@ import { benchApi, type ApiRow } from "./api-cost.js";
 import { benchIntake } from "./intake.js";
 import type { IntakeFigures } from "../test/e2e/ack-under-load.js";
 import { actionMarkdown, benchAction, type ActionRow } from "./action.js";
+import { benchMcp, type McpRow } from "./mcp.js";
 import { benchRepoSizes, repoSizeMarkdown, type RepoSizeRow } from "./repo-size.js";
 import { defaultWorkDir, packageVersion, prepareAstCorpora, prepareMultiLanguageCorpus, prepareTsProject } from "./corpus.js";
 import { jscodeshiftVersion } from "./jscodeshift.js";
@@ -42,6 +43,8 @@ export const TARGETS = {
   /** The GitHub Action (issue 28): a cold preview on the 365-file repository ÷ the server's first command on a head; the JS bundle (MB = 2^20 bytes, as the build prints it). */
   action_cold_ratio: 2,
   action_bundle_mb: 15,
+  /** MCP (issue 35): a preview through `resolve-bot mcp` ÷ the same through the CLI, cold (fresh processes) and warm (a running server vs main() in process). */
+  mcp_preview_ratio: 1.1,
 };
 
 export interface BenchResults {
@@ -82,6 +85,7 @@ export interface BenchResults {
   intake?: IntakeFigures;
   repo_size?: RepoSizeRow[];
   action?: ActionRow;
+  mcp?: McpRow;
   targets: typeof TARGETS;
   met: Record<string, boolean | null>;
 }
@@ -239,6 +243,8 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
     results.repo_size = await benchRepoSizes(options.repoSizes, astGrepBinary(), options.runs);
   }
   if (options.sections.includes("action")) results.action = await benchAction(astGrepBinary(), options.runs);
+  if (options.sections.includes("mcp"))
+    results.mcp = await benchMcp(workDir, options.runs, options.corpus === "tiny" ? main.dir : undefined);
 
   const met = results.met;
   const atLeast = (v: number | null | undefined, t: number) => (v === null || v === undefined ? null : v >= t);
@@ -266,6 +272,9 @@ export async function runBench(argv: readonly string[]): Promise<{ results: Benc
 
   met["action.cold_ratio"] = atMost(results.action?.cold_ratio, TARGETS.action_cold_ratio);
   met["action.bundle_mb"] = atMost(results.action && results.action.bundle.js_bytes / 1024 / 1024, TARGETS.action_bundle_mb);
+
+  met["mcp.cold_ratio"] = atMost(results.mcp?.cold_ratio, TARGETS.mcp_preview_ratio);
+  met["mcp.warm_ratio"] = atMost(results.mcp?.warm_ratio, TARGETS.mcp_preview_ratio);
 
   const markdown = renderMarkdown(results, options);
   const out = path.resolve(options.out);
@@ -403,6 +412,22 @@ export function renderMarkdown(r: BenchResults, options: BenchOptions): string {
   }
   if (r.action) {
     lines.push(...actionMarkdown(r.action, { ratio: TARGETS.action_cold_ratio, bundleMb: TARGETS.action_bundle_mb }, (ok) => mark(ok)), "");
+  }
+  if (r.mcp) {
+    const m = r.mcp;
+    lines.push("## MCP preview vs the CLI's (same checkout, same `/ast-edit`)", "");
+    lines.push(
+      "| corpus | files | preview | CLI cold (process) | MCP cold (process + initialize + call) | CLI warm (main() in process) | MCP warm (call on a running server) | cold ÷ | warm ÷ |",
+      "|---|---|---|---|---|---|---|---|---|",
+    );
+    lines.push(
+      `| ${m.corpus} | ${m.files} | ${m.preview} | ${fmtMs(m.ms.cli_cold)} | ${fmtMs(m.ms.mcp_cold)} | ${fmtMs(m.ms.cli_warm)} | ${fmtMs(m.ms.mcp_warm)} | ${fmtRatio(m.cold_ratio)} | ${fmtRatio(m.warm_ratio)} |`,
+      "",
+    );
+    lines.push(
+      `MCP ÷ CLI: **${fmtRatio(m.cold_ratio)} cold**${mark(r.met["mcp.cold_ratio"])}, **${fmtRatio(m.warm_ratio)} warm**${mark(r.met["mcp.warm_ratio"])} (target ≤ ${TARGETS.mcp_preview_ratio}×).`,
+      "",
+    );
   }
   return lines.join("\n");
 }

@@ -25,6 +25,8 @@ const KEYS = [
   "action.warm_ratio",
   "action.peak_rss_mb",
   "action.bundle.js_bytes",
+  "mcp.cold_ratio",
+  "mcp.warm_ratio",
   "action.bundle.entry_bytes",
   "action.bundle.native_bytes",
   "action.startup.bundle_load_ms",
@@ -48,6 +50,7 @@ test("npm run bench runs on a tiny corpus: table on stdout, every key in results
       "## Memory",
       "## Webhook intake",
       "## GitHub Action",
+      "## MCP preview",
     ])
       expect(markdown).toContain(heading);
     expect(markdown).toContain("| tiny | `console.log($$$A)` → `logger.debug($$$A)` | 4 / 4 |");

@@ -4,6 +4,8 @@
  * stack (`.git/resolve-bot/stack.json`, which a person may resolve beside the agent with
  * `resolve-bot resolve apply`), the same settings (`.github/resolve-bot.yml` as committed at HEAD).
  */
+import { watch } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { normaliseCommandName } from "../../core/commands.js";
@@ -64,10 +66,24 @@ export async function checkoutBackend(options: McpOptions): Promise<McpBackend> 
   };
 }
 
-/** Serves MCP on stdin/stdout until the client closes them. */
+/**
+ * Serves MCP on stdin/stdout until the client closes them. The stack's directory is watched, so a
+ * person resolving in a terminal beside the agent widens a strict list at once (`list_changed`).
+ */
 export async function serveMcp(options: McpOptions): Promise<ResolveBotMcp> {
   const mcp = createResolveBotMcp(await checkoutBackend(options), { name: "resolve-bot", version: options.version });
+  const { store } = await openCheckout(options.cwd);
+  await mkdir(store.directory, { recursive: true });
+  // A failed check (the client gone) leaves the next to try again.
+  const watcher = watch(store.directory, () => void mcp.checkTools().catch(() => undefined));
+  const closed = mcp.server.onclose;
+  mcp.server.onclose = () => {
+    watcher.close();
+    closed?.();
+  };
   await mcp.server.connect(new StdioServerTransport());
+  // The client going away closes stdin: the server closes (the SDK's transport does not watch for it).
+  process.stdin.once("end", () => void mcp.server.close());
   return mcp;
 }
 
@@ -91,8 +107,11 @@ export async function mcpVerb(argv: string[], io: { err(text: string): void; usa
     return 1;
   }
   await new Promise<void>((resolve) => {
-    mcp.server.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
+    const closed = mcp.server.onclose;
+    mcp.server.onclose = () => {
+      closed?.();
+      resolve();
+    };
   });
   return 0;
 }

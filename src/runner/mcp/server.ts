@@ -17,6 +17,7 @@ import {
 import type { SlashCommand } from "../../core/commands.js";
 import type { ToolRegistry } from "../../core/registry.js";
 import type { Reply } from "../../pipeline/reply.js";
+import { argumentProblems } from "./arguments.js";
 import { refusedCall, toolResult } from "./results.js";
 import {
   listTools,
@@ -43,7 +44,11 @@ export interface McpCall {
 /** What a front end supplies: where requests run, and what they may see. */
 export interface McpBackend {
   registry: ToolRegistry;
-  /** The arguments every tool takes besides its own (JSON Schema properties), none on a checkout. */
+  /**
+   * The arguments every tool takes besides its own (JSON Schema properties), none on a checkout;
+   * on a pull request e.g. `owner`, `repo`, `pull_number` and an optional `rationale`. They come
+   * back in `McpCall.target`, never in the tool's parameters.
+   */
   extra?: ExtraArguments;
   /** The tools offered now (the repository's settings and stack decide). */
   listing(): Promise<Listing>;
@@ -98,10 +103,13 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
     } else {
       const listing = await backend.listing();
       const known = backend.registry.list().filter((candidate) => listing.enabled(candidate.name));
-      if (!known.some((candidate) => candidate.name === name)) {
+      const definition = known.find((candidate) => candidate.name === name);
+      if (!definition) {
         const names = [...known.map((candidate) => candidate.name), PENDING_TOOL, RESOLVE_TOOL];
         return refusedCall(`Unknown tool \`${name}\`. Tools: ${names.map((known) => `\`${known}\``).join(", ")}.`);
       }
+      const problems = argumentProblems(definition, tool);
+      if (problems !== undefined) return refusedCall(problems);
       // One steering holds back (strict, something pending) is refused by the runtime, in its usual sentence.
       command = previewCommand(name, tool);
     }
@@ -111,13 +119,19 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
     return "result" in ran ? ran.result : toolResult(ran.reply, ran.notes);
   });
 
-  async function checkTools(): Promise<void> {
-    // Only a client that has listed the tools is told they changed.
-    if (offered === undefined) return;
-    const { key } = await names();
-    if (key === offered) return;
-    offered = key;
-    await server.sendToolListChanged();
+  // One check at a time (a call's and a watcher's may overlap), so a change is told once.
+  let checking = Promise.resolve();
+  function checkTools(): Promise<void> {
+    const check = checking.then(async () => {
+      // Only a client that has listed the tools is told they changed.
+      if (offered === undefined) return;
+      const { key } = await names();
+      if (key === offered) return;
+      offered = key;
+      await server.sendToolListChanged();
+    });
+    checking = check.catch(() => undefined);
+    return check;
   }
 
   return { server, checkTools };

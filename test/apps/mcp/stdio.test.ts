@@ -3,6 +3,8 @@
  * binary (dist/src/apps/bin.js, built by `npm test`'s pretest) on a fixture checkout.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -161,25 +163,41 @@ describe("resolve-bot mcp (stdio)", () => {
     const bad = await agent.call("rename_symbol", { path: 3 });
     expect(bad).toEqual({
       text: [
-        "`/rename-symbol` was not run:",
-        "- <from> is required",
-        "Usage: `/rename-symbol <from> [<to>] [--at <text>] [--file <text>] [--one-name-on-line] [--find-in-comments] [--find-in-strings] [--provide-prefix-and-suffix-text-for-rename] [--quote-preference <auto|double|single>] [--import-module-specifier-preference <shortest|project-relative|relative|non-relative>] [--import-module-specifier-ending <auto|minimal|index|js>]`",
+        "`rename_symbol` was not run:",
+        "- `from` is required",
+        "Arguments of `rename_symbol`:",
         [
-          "- `<from>` — Current name (or Container.name); with --at, the new name may come alone",
-          "- `<to>` — New name",
-          "- `--at` — Position of the symbol: path:line or path:line:column (1-based), as an editor's F2",
-          "- `--file` — File that declares it, when the name is declared more than once",
-          "- `--one-name-on-line` — With --at path:line and only the new name: refuse unless the line holds exactly one name (set by a comment on a line) (default: false)",
-          "- `--find-in-comments` — Also rename the name in comments (default: false)",
-          "- `--find-in-strings` — Also rename the name in strings (default: false)",
-          "- `--provide-prefix-and-suffix-text-for-rename` — Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo } (on by default; --no-provide-prefix-and-suffix-text-for-rename turns it off)",
-          "- `--quote-preference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
-          "- `--import-module-specifier-preference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
-          "- `--import-module-specifier-ending` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
+          "- `from` (required) — Current name (or Container.name); with --at, the new name may come alone",
+          "- `to` — New name",
+          "- `at` — Position of the symbol: path:line or path:line:column (1-based), as an editor's F2",
+          "- `file` — File that declares it, when the name is declared more than once",
+          "- `oneNameOnLine` — With --at path:line and only the new name: refuse unless the line holds exactly one name (set by a comment on a line) (default: false)",
+          "- `findInComments` — Also rename the name in comments (default: false)",
+          "- `findInStrings` — Also rename the name in strings (default: false)",
+          "- `providePrefixAndSuffixTextForRename` — Keep public names: { foo } becomes { foo: bar }, export { foo } becomes export { bar as foo } (on by default; --no-provide-prefix-and-suffix-text-for-rename turns it off)",
+          "- `quotePreference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
+          "- `importModuleSpecifierPreference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
+          "- `importModuleSpecifierEnding` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
         ].join("\n"),
       ].join("\n\n"),
       isError: true,
-      structured: { status: "user-error", pushed: [], stackDepth: 0 },
+      structured: undefined,
+    });
+    const short = await agent.call("move", { paths: ["src/a.ts"] });
+    expect(short).toEqual({
+      text: [
+        "`move` was not run:",
+        "- `paths` needs at least 2 values (got 1)",
+        "Arguments of `move`:",
+        [
+          "- `paths` (required) — Pairs of paths: <from> <to> [<from> <to> …]",
+          "- `quotePreference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
+          "- `importModuleSpecifierPreference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
+          "- `importModuleSpecifierEnding` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
+        ].join("\n"),
+      ].join("\n\n"),
+      isError: true,
+      structured: undefined,
     });
     expect(await agent.call("ast_edit", { ...LOGGER, paths: ["../outside"] })).toEqual({
       text: 'Path "../outside" leaves the repository ("..").',
@@ -231,6 +249,30 @@ describe("resolve-bot mcp (stdio)", () => {
     );
     await widened;
     expect(await agent.names()).toEqual(["ast_edit", "ast_fix", "move", "rename_symbol", "pending", "resolve"]);
+
+    // A person resolving in a terminal beside the agent widens the list too, without the agent calling anything.
+    const narrowedAgain = agent.nextListChange();
+    expect((await agent.call("ast_edit", LOGGER)).isError).toBe(false);
+    await narrowedAgain;
+    expect(await agent.names()).toEqual(["pending", "resolve"]);
+    const widenedByPerson = agent.nextListChange();
+    const person = spawnSync(process.execPath, [BIN, "--cwd", repo, "resolve", "apply", "use the logger"], { encoding: "utf8" });
+    expect([person.status, person.stderr]).toEqual([0, ""]);
+    await widenedByPerson;
+    expect(await agent.names()).toEqual(["ast_edit", "ast_fix", "move", "rename_symbol", "pending", "resolve"]);
+    expect(treeAt(repo)["src/a.ts"]).toBe(SOURCES["src/a.ts"].replace("console.log", "logger.debug"));
+  });
+
+  test("stdout is the protocol's: a directory that is no checkout is said on stderr (exit 1), a bad flag with the usage (exit 2); closing stdin ends it (exit 0)", () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-not-a-checkout-"));
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, "mcp", ...args], { input: "", encoding: "utf8" });
+    expect(run(["--cwd", outside])).toMatchObject({ status: 1, stdout: "", stderr: `${outside} is not inside a git checkout.\n` });
+    const flag = run(["--bogus"]);
+    // node:util's parseArgs words the first line (differently across Node lines); the usage follows it.
+    expect([flag.status, flag.stdout]).toEqual([2, ""]);
+    expect(flag.stderr).toMatch(/^Unknown option '--bogus'/);
+    expect(flag.stderr).toContain("resolve-bot mcp [--cwd DIR] [--strict]");
+    expect(run(["--cwd", makeRepo(SOURCES)])).toMatchObject({ status: 0, stdout: "", stderr: "" });
   });
 
   test("the MCP Inspector CLI lists the tools of resolve-bot mcp", () => {
