@@ -14,7 +14,7 @@ export interface ExecuteResult {
   status: ReplyStatus;
   /** Each reply posted, as rendered. */
   replied: string[];
-  /** The neutral reply, when the request replied (an MCP front end answers its caller with it too). */
+  /** The neutral reply of an agent's request (`mcp` origin): its MCP front end answers the call with it too. */
   reply?: Reply;
   /** The forge failed for now (pipeline/transient): the job is to be tried again, no sooner than it asked. */
   retry?: { message: string; retryAfterMs?: number };
