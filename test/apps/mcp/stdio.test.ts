@@ -263,6 +263,17 @@ describe("resolve-bot mcp (stdio)", () => {
     expect(treeAt(repo)["src/a.ts"]).toBe(SOURCES["src/a.ts"].replace("console.log", "logger.debug"));
   });
 
+  test("the checkout's .github/resolve-bot.yml as committed at HEAD: its tools are the list, its steering: strict narrows it", async () => {
+    const repo = makeRepo({ ...SOURCES, ".github/resolve-bot.yml": "tools: [ast_edit]\nsteering: strict\n" });
+    const agent = await connect(repo);
+    expect(await agent.names()).toEqual(["ast_edit", "pending", "resolve"]);
+    expect((await agent.call("ast_edit", LOGGER)).isError).toBe(false);
+    expect(await agent.names()).toEqual(["pending", "resolve"]);
+    expect((await agent.call("ast_edit", LOGGER)).text.split("\n\n")[0]).toBe(
+      '`.github/resolve-bot.yml` (as committed at HEAD) sets `steering: strict`: resolve the pending action first (AST Edit: 1 replacement in 1 file) with a `resolve` call with action "apply" or "discard" and a reason.',
+    );
+  });
+
   test("stdout is the protocol's: a directory that is no checkout is said on stderr (exit 1), a bad flag with the usage (exit 2); closing stdin ends it (exit 0)", () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), "resolve-bot-not-a-checkout-"));
     const run = (args: string[]) => spawnSync(process.execPath, [BIN, "mcp", ...args], { input: "", encoding: "utf8" });
