@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `resolve-bot` command, the package's one binary: it starts a front end, the CLI (apps/cli), the MCP server on stdio (apps/mcp) or the server in a role (apps/server). */
 import { main, USAGE } from "./cli/main.js";
-import { packageVersion } from "./cli/version.js";
+import { packageVersion } from "../ops/version.js";
 import { styleFor } from "../forges/local/terminal.js";
 
 /**

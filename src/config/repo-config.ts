@@ -13,6 +13,10 @@ import type { WorkspaceLimits } from "../workspace/limits.js";
 export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
 
+/** What `agents.may_resolve` may allow; by default an agent never resolves (a person's `/resolve` does). */
+export const AGENT_RESOLUTIONS = ["discard", "apply"] as const;
+export type AgentResolution = (typeof AGENT_RESOLUTIONS)[number];
+
 const Level = Type.Union(PERMISSION_LEVELS.map((level) => Type.Literal(level)));
 
 /** Its descriptions are what an editor shows for each key (docs/resolve-bot.schema.json is made from it). */
@@ -57,6 +61,19 @@ export const RepoConfigSchema = Type.Object(
     run_on_edit: Type.Optional(
       Type.Boolean({ description: "Run the commands a comment's edit adds (never one that already ran). Default off." }),
     ),
+    agents: Type.Optional(
+      Type.Object(
+        {
+          may_resolve: Type.Optional(
+            Type.Array(Type.Union(AGENT_RESOLUTIONS.map((action) => Type.Literal(action))), {
+              uniqueItems: true,
+              description: "What an agent (the MCP server at /mcp) may do to a pending action: discard, apply. Default none.",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -75,6 +92,8 @@ export interface RepoConfig {
   commitMessage: string;
   /** Commands added to a comment by editing it run (once); off by default. */
   runOnEdit: boolean;
+  /** What an agent may resolve over MCP on this repository (none by default). */
+  agentsMayResolve: AgentResolution[];
 }
 
 export const DEFAULT_COMMIT_MESSAGE = "{label}\n\n{reason}";
@@ -135,6 +154,7 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
       },
       commitMessage: config.commit_message ?? DEFAULT_COMMIT_MESSAGE,
       runOnEdit: config.run_on_edit ?? false,
+      agentsMayResolve: config.agents?.may_resolve ?? [],
     },
   };
 }

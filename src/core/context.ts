@@ -4,7 +4,7 @@ import type { Workspace } from "../workspace/workspace.js";
 import type { SlashCommand } from "./commands.js";
 import type { CommandOutcome } from "./outcomes.js";
 import type { LineAnchor, UnusableLines } from "./tool.js";
-import type { PendingActionStore, PendingRecord } from "./store.js";
+import type { PendingActionStore, PendingRecord, Proposal } from "./store.js";
 import type { Phrasing } from "./messages.js";
 import type { PathReader } from "./tool-paths.js";
 
@@ -39,6 +39,8 @@ export interface CommandContext {
   store: PendingActionStore;
   /** Who typed the command (a login, or a local user name). */
   actor: string;
+  /** An agent asks for `actor` (MCP): what it previews is labelled as its proposal. */
+  proposedBy?: Proposal;
   steering: Steering;
   /** Files at the current head. Loaded lazily, once per context. */
   workspace(): Promise<Workspace>;

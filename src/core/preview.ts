@@ -47,6 +47,7 @@ export async function preview(
         callId,
         index,
         requestedBy: ctx.actor,
+        ...(ctx.proposedBy ? { proposedBy: ctx.proposedBy } : {}),
         createdAt: new Date().toISOString(),
         ...(ctx.step !== undefined ? { requestStep: ctx.step } : {}),
       },

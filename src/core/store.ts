@@ -25,6 +25,8 @@ export interface PendingRecord {
   /** The revision the preview was computed on. */
   headSha: string;
   requestedBy: string;
+  /** An agent proposed it for `requestedBy` (an MCP client), with the reason it gave. */
+  proposedBy?: Proposal;
   createdAt: string;
   /**
    * The request step that pushed it (see `requestStep`): a request that runs again after an
@@ -40,6 +42,12 @@ export interface PendingRecord {
  */
 export function requestStep(requestId: string, index: number): string {
   return `${requestId}#${index}`;
+}
+
+/** Who proposed an action on a person's behalf: an agent (its MCP client's name) and its stated rationale. */
+export interface Proposal {
+  agent: string;
+  rationale?: string;
 }
 
 export type NewPendingRecord = Omit<PendingRecord, "seq">;

@@ -5,7 +5,7 @@
  */
 import type { Progress } from "../core/context.js";
 import type { PipelineLog } from "./ports.js";
-import type { ReplyStatus } from "./reply.js";
+import type { Reply, ReplyStatus } from "./reply.js";
 import type { Request } from "./request.js";
 
 export interface ExecuteResult {
@@ -14,6 +14,8 @@ export interface ExecuteResult {
   status: ReplyStatus;
   /** Each reply posted, as rendered. */
   replied: string[];
+  /** The neutral reply of an agent's request (`mcp` origin): its MCP front end answers the call with it too. */
+  reply?: Reply;
   /** The forge failed for now (pipeline/transient): the job is to be tried again, no sooner than it asked. */
   retry?: { message: string; retryAfterMs?: number };
 }

@@ -23,7 +23,7 @@ import { previewAgain } from "./preview-again.js";
 import type { Reply, ReplyStatus } from "./reply.js";
 import { awaitsReply, requestKey, type Intent, type IntentKind, type Request } from "./request.js";
 import { closedRefusal, configProblems, permissionRefusal } from "./requirements.js";
-import { anchorOf, openSession, type Session } from "./session.js";
+import { anchorOf, openSession, proposalOf, type Session } from "./session.js";
 import { shortSha } from "../core/revision.js";
 
 export interface RequestResult {
@@ -172,11 +172,13 @@ async function prepare(
   // A re-run: what its interrupted run did is reported, not done again (pipeline/journal.ts).
   const journal = await ports.journal?.read(pr);
   const anchor = anchorOf(request.origin);
+  const proposedBy = proposalOf(request.origin);
   const session = openSession(ports, pr, config, {
     actor: request.actor,
     requestId: request.id,
     ...(journal ? { journal } : {}),
     ...(anchor ? { anchor } : {}),
+    ...(proposedBy ? { proposedBy } : {}),
   });
   return { session, config };
 }

@@ -7,6 +7,7 @@
  */
 import { normaliseCommandName } from "../core/commands.js";
 import type { CommandContext } from "../core/context.js";
+import type { Proposal } from "../core/store.js";
 import type { LineAnchor, UnusableLines } from "../core/tool.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { carriedOut } from "./journal.js";
@@ -27,6 +28,8 @@ export interface SessionRequest {
   journal?: RequestJournal;
   /** The lines the commands were written on (a line comment): tools scope themselves to them. */
   anchor?: LineAnchor | UnusableLines;
+  /** An agent asks on the actor's behalf (MCP): its previews say so. */
+  proposedBy?: Proposal;
 }
 
 /**
@@ -39,11 +42,17 @@ export function anchorOf(origin: Origin): LineAnchor | UnusableLines | undefined
   return { path: origin.path, startLine: origin.lines.start, endLine: origin.lines.end };
 }
 
+/** An agent's request (MCP) on a person's behalf: what it previews is labelled as the agent's proposal. */
+export function proposalOf(origin: Origin): Proposal | undefined {
+  if (origin.kind !== "mcp") return undefined;
+  return { agent: origin.agent?.name ?? "an MCP client", ...(origin.rationale !== undefined ? { rationale: origin.rationale } : {}) };
+}
+
 export function openSession<C extends RequestConfig, P extends PullRequestView>(
   ports: Ports<C, P>,
   pr: P,
   config: C,
-  { actor, requestId, journal, anchor }: SessionRequest,
+  { actor, requestId, journal, anchor, proposedBy }: SessionRequest,
 ): Session {
   let head = pr.headSha;
   const store = ports.stack.open(pr, head, config);
@@ -53,6 +62,7 @@ export function openSession<C extends RequestConfig, P extends PullRequestView>(
   const context: CommandContext = {
     store,
     actor: actor.login,
+    ...(proposedBy ? { proposedBy } : {}),
     steering: config.steering,
     limits: config.commandLimits,
     isToolEnabled: (name) => !enabled || enabled.has(normaliseCommandName(name)),

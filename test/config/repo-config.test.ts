@@ -18,6 +18,7 @@ describe("repo config", () => {
       limits: { max_files: 10, max_file_bytes: 20, max_total_bytes: 30, max_commands_per_comment: 3, max_pending: 4 },
       commit_message: "{tool}: {label}\n\n{reason}",
       run_on_edit: true,
+      agents: { may_resolve: ["discard", "apply"] },
     });
     expect(parsed).toEqual({
       ok: true,
@@ -30,10 +31,26 @@ describe("repo config", () => {
         commandLimits: { maxCommandsPerComment: 3, maxPending: 4 },
         commitMessage: "{tool}: {label}\n\n{reason}",
         runOnEdit: true,
+        agentsMayResolve: ["discard", "apply"],
       },
     });
     expect(DEFAULT_REPO_CONFIG.runOnEdit).toBe(false);
     if (parsed.ok) expect(requiredPermission(parsed.config, "resolve")).toBe("admin");
+  });
+
+  test("agents may resolve nothing by default; may_resolve allows discard, apply, or both, and nothing else", () => {
+    expect(DEFAULT_REPO_CONFIG.agentsMayResolve).toEqual([]);
+    expect(parseRepoConfig({ agents: {} })).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+    const discard = parseRepoConfig({ agents: { may_resolve: ["discard"] } });
+    expect(discard.ok && discard.config.agentsMayResolve).toEqual(["discard"]);
+    expect(parseRepoConfig({ agents: { may_resolve: ["undo"], may_merge: true } })).toEqual({
+      ok: false,
+      errors: ["agents.may_merge: unknown key", 'agents.may_resolve.0: must be one of discard, apply (got "undo")'],
+    });
+    expect(parseRepoConfig({ agents: { may_resolve: "apply" } })).toEqual({
+      ok: false,
+      errors: ['agents.may_resolve: must be a list (got "apply")'],
+    });
   });
 
   test("unknown keys and bad values are named", () => {

@@ -137,6 +137,26 @@ describe("authentication", () => {
     });
     expect(wrongApp.status).toBe(401);
   });
+
+  it("answers GET /user for a person's OAuth token or fine-grained PAT; 401 for an unknown, expired or installation token", async () => {
+    const oauth = emulator.userToken("alice");
+    const pat = emulator.userToken("bob", { kind: "pat" });
+    expect(oauth).toMatch(/^ghu_/);
+    expect(pat).toMatch(/^github_pat_/);
+    const asAlice = await makeOctokit({ token: oauth }).rest.users.getAuthenticated();
+    expect([asAlice.data.login, asAlice.data.type]).toEqual(["alice", "User"]);
+    const asBob = await makeOctokit({ token: pat }).rest.users.getAuthenticated();
+    expect(asBob.data.login).toBe("bob");
+
+    const expired = emulator.userToken("alice", { ttlMs: -1 });
+    const installation = (await octokit.auth({ type: "installation" })) as { token: string };
+    for (const token of ["ghu_forged", expired, installation.token]) {
+      const answer = await fetch(`${emulator.apiUrl}/user`, { headers: { authorization: `Bearer ${token}` } });
+      expect([answer.status, ((await answer.json()) as { message: string }).message]).toEqual([401, "Bad credentials"]);
+    }
+    // A user token is no installation's: the app's endpoints refuse it.
+    expect((await fetch(`${emulator.apiUrl}/repos/${REPO}`, { headers: { authorization: `token ${oauth}` } })).status).toBe(401);
+  });
 });
 
 describe("review comments on lines", () => {

@@ -16,7 +16,7 @@ import { runConfigCommand } from "./config-check.js";
 import { runDemo } from "./demo.js";
 import { localPhrasing, runLocalCommands, type LocalOptions } from "../../forges/local/ports.js";
 import { plain, terminalSink, type Output } from "../../forges/local/terminal.js";
-import { packageVersion } from "./version.js";
+import { packageVersion } from "../../ops/version.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 
 export type { Output } from "../../forges/local/terminal.js";

@@ -22,6 +22,14 @@ import { listenOps, opsHandler, workerOpsPort } from "../../ops/http.js";
 import { Metrics } from "../../ops/metrics.js";
 import { setObservationSink } from "../../ops/observations.js";
 import { Intake } from "../../runner/intake.js";
+import { apiUrl, webUrl } from "../../forges/github/api/octokit.js";
+import { Access } from "./mcp/access.js";
+import { TokenVerifier } from "./mcp/auth.js";
+import { mcpHttpEnabled, mcpWaitMs } from "./mcp/settings.js";
+import { mcpHttpHandler } from "./mcp/http.js";
+import { Outcomes } from "./mcp/outcomes.js";
+import { packageVersion } from "../../ops/version.js";
+import { openPullRequestTools } from "./mcp/tools.js";
 import type { ExecuteResult } from "../../pipeline/forge.js";
 import { statusAfterMs } from "../../pipeline/cost.js";
 import { pooledExecute, WORKER_WARM_UP } from "../../runner/pooled-execute.js";
@@ -142,10 +150,16 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       },
     });
 
+    // An agent's tool call (MCP) waits for its job's outcome when this process carries it out.
+    const outcomes = role === "server" ? undefined : new Outcomes();
     if (role !== "server") {
       const execute = options.execute ?? pooledExecute(pool!, app.log, replyOnPullRequest);
       intake.process({
-        execute: (request, run) => execute(request, run.signal, run.rerun),
+        execute: async (request, run) => {
+          const result = await execute(request, run.signal, run.rerun);
+          if (request.origin.kind === "mcp") outcomes!.settle(request.id, result);
+          return result;
+        },
         concurrency: jobConcurrency(env),
         // GitHub failing for now (5xx, rate limits, dropped connections) is retried with backoff.
         retry: jobRetryPolicy(env),
@@ -177,6 +191,30 @@ export function resolveBot(options: ResolveBotOptions = {}) {
         answered();
       }
     });
+    // MCP's Streamable HTTP transport at /mcp, for agents acting with a person's GitHub token (off unless configured).
+    if (role !== "worker" && appOptions?.addHandler && mcpHttpEnabled(env)) {
+      const access = new Access(app, registry);
+      const waitMs = mcpWaitMs(env);
+      const mcp = mcpHttpHandler({
+        verifier: new TokenVerifier(apiUrl(env)),
+        githubWebUrl: webUrl(env),
+        log: app.log,
+        open: (scope) =>
+          openPullRequestTools(
+            {
+              registry,
+              access,
+              submit: (request) => intake.submit(request, async () => undefined),
+              ...(outcomes ? { outcomes } : {}),
+              waitMs,
+              githubWebUrl: webUrl(env),
+              version: packageVersion(),
+            },
+            scope,
+          ),
+      });
+      appOptions.addHandler(mcp);
+    }
     // Probot's setup page registers the app with the server's bare address as its webhook URL:
     // webhooks posted to `/` are taken too, so the first install works without editing the URL.
     if (role !== "worker" && appOptions?.addHandler) {

@@ -166,7 +166,9 @@ async function carryOut(
   });
   const result = await runRequest(request, ports);
   timing.finish(result);
-  return { ok: result.status === "ok", status: result.status, replied };
+  // Only an agent's call is answered with the neutral reply too (its diffs would cross the thread boundary for nobody).
+  const forAgent = request.origin.kind === "mcp" && result.reply ? { reply: result.reply } : {};
+  return { ok: result.status === "ok", status: result.status, replied, ...forAgent };
 }
 
 function installationOf(request: Request): number | undefined {

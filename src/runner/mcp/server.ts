@@ -52,8 +52,12 @@ export interface McpBackend {
   extra?: ExtraArguments;
   /** The tools offered now (the repository's settings and stack decide). */
   listing(): Promise<Listing>;
-  /** Runs the call as one Request; its reply, and what was noted meanwhile (a failure's cause). */
-  run(call: McpCall): Promise<{ reply: Reply; notes?: string[] }>;
+  /**
+   * Runs the call as one Request; its reply, and what was noted meanwhile (a failure's cause). Or
+   * the front end's own answer (`result`): a call it refused before any request (HTTP: a person
+   * without the permission), or one queued for another process to carry out.
+   */
+  run(call: McpCall): Promise<{ reply: Reply; notes?: string[] } | { result: CallToolResult }>;
 }
 
 export interface ResolveBotMcp {
@@ -110,9 +114,9 @@ export function createResolveBotMcp(backend: McpBackend, info: Implementation): 
       command = previewCommand(name, tool);
     }
     const agent = server.getClientVersion();
-    const { reply, notes } = await backend.run({ command, target: own, ...(agent ? { agent } : {}) });
+    const ran = await backend.run({ command, target: own, ...(agent ? { agent } : {}) });
     await checkTools();
-    return toolResult(reply, notes);
+    return "result" in ran ? ran.result : toolResult(ran.reply, ran.notes);
   });
 
   // One check at a time (a call's and a watcher's may overlap), so a change is told once.

@@ -54,13 +54,18 @@ export const RESOLVE_PROPERTIES = {
   reason: { type: "string", minLength: 1, description: "Why: required, and written into the commit message." },
 } as const;
 
-function resolveTool(extra: ExtraArguments): Tool {
+function resolveTool(extra: ExtraArguments, actions: readonly ResolveToolAction[]): Tool {
+  const all = actions.length === RESOLVE_PROPERTIES.action.enum.length;
+  const action = all
+    ? RESOLVE_PROPERTIES.action
+    : { ...RESOLVE_PROPERTIES.action, enum: [...actions], description: `Only ${actions.join(" or ")} is offered here.` };
+  const properties = { ...RESOLVE_PROPERTIES, action };
   return {
     name: RESOLVE_TOOL,
     title: "Resolve",
     description:
       "Applies (commits) or discards the newest pending action (last in, first out), or previews undoing resolve-bot's newest commit. The reason is required.",
-    inputSchema: withExtra({ type: "object", properties: RESOLVE_PROPERTIES, required: ["action", "reason"] }, extra),
+    inputSchema: withExtra({ type: "object", properties, required: ["action", "reason"] }, extra),
     annotations: { title: "Resolve", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   };
 }
@@ -80,12 +85,21 @@ export interface Listing {
   enabled(name: string): boolean;
   /** `steering: strict` with something pending: only `resolve` and `pending` are offered. */
   narrowed: boolean;
+  /**
+   * The actions `resolve` offers (default: all). None: `resolve` is not listed (on a pull request,
+   * an agent resolves only what the repository's `agents.may_resolve` allows).
+   */
+  resolveActions?: readonly ResolveToolAction[];
 }
+
+export type ResolveToolAction = (typeof RESOLVE_PROPERTIES.action.enum)[number];
 
 /** The tools offered now: the enabled preview tools (none while narrowed), then `pending` and `resolve`. */
 export function listTools(registry: ToolRegistry, listing: Listing, extra: ExtraArguments = NO_EXTRA): Tool[] {
   const previews = listing.narrowed ? [] : registry.list().filter((tool) => listing.enabled(tool.name));
-  return [...previews.map((tool) => previewTool(tool, extra)), pendingTool(extra), resolveTool(extra)];
+  const actions = listing.resolveActions ?? RESOLVE_PROPERTIES.action.enum;
+  const resolve = actions.length > 0 ? [resolveTool(extra, actions)] : [];
+  return [...previews.map((tool) => previewTool(tool, extra)), pendingTool(extra), ...resolve];
 }
 
 /** The arguments split: the front end's own (`extra`) and the tool's. */

@@ -13,6 +13,17 @@ export interface InstallationToken {
   readOnly?: boolean;
 }
 
+/**
+ * A person's token: an OAuth user-to-server token of the app (`ghu_…`, from the app's user
+ * authorization) or a fine-grained personal access token (`github_pat_…`). It acts as that user.
+ */
+export interface UserToken {
+  token: string;
+  login: string;
+  kind: "oauth" | "pat";
+  expiresAt: Date;
+}
+
 export class AuthError extends Error {}
 
 function base64urlJson(part: string): Record<string, unknown> {
@@ -29,6 +40,7 @@ export class AppAuth {
   readonly privateKeyPem: string | undefined;
   private readonly publicKey: KeyObject;
   private readonly tokens = new Map<string, InstallationToken>();
+  private readonly userTokens = new Map<string, UserToken>();
   /** Clock skew GitHub tolerates on `iat`. */
   static readonly LEEWAY_S = 60;
 
@@ -85,6 +97,27 @@ export class AppAuth {
     };
     this.tokens.set(token.token, token);
     return token;
+  }
+
+  /** A token acting as `login` (OAuth user-to-server tokens last 8 hours on GitHub). */
+  issueUserToken(login: string, opts: { kind?: UserToken["kind"]; ttlMs?: number } = {}): UserToken {
+    const kind = opts.kind ?? "oauth";
+    const secret = randomBytes(27).toString("base64url").replace(/[-_]/g, "x");
+    const token: UserToken = {
+      token: kind === "oauth" ? `ghu_${secret}` : `github_pat_${secret}`,
+      login,
+      kind,
+      expiresAt: new Date(Date.now() + (opts.ttlMs ?? 8 * 60 * 60 * 1000)),
+    };
+    this.userTokens.set(token.token, token);
+    return token;
+  }
+
+  /** The user token behind a `token x` / `Bearer x` header, if it was issued here and has not expired. */
+  userTokenFor(authorization: string | undefined): UserToken | undefined {
+    const m = /^(?:token|bearer)\s+(\S+)$/i.exec(authorization ?? "");
+    const t = m ? this.userTokens.get(m[1]!) : undefined;
+    return t && t.expiresAt.getTime() > Date.now() ? t : undefined;
   }
 
   /** The installation token behind a `token x` / `Bearer x` header, if it is valid. */

@@ -204,6 +204,16 @@ export class GitHubEmulator {
     return this.auth.issueToken(this.installationId, 60 * 60 * 1000, { appId: this.state.actionsApp.id, ...opts }).token;
   }
 
+  /**
+   * A person's GitHub token, as an MCP client sends it: an OAuth user-to-server token of the app
+   * (`kind: "oauth"`, the default) or a fine-grained personal access token (`"pat"`). `GET /user`
+   * answers with that user; a negative `ttlMs` makes one that has already expired (401).
+   */
+  userToken(login: string, opts: { kind?: "oauth" | "pat"; ttlMs?: number } = {}): string {
+    this.state.user(login);
+    return this.auth.issueUserToken(login, opts).token;
+  }
+
   /** PEM (PKCS#1) of the generated app key, for Probot's PRIVATE_KEY. */
   get privateKey(): string {
     if (!this.auth.privateKeyPem) throw new Error("the emulator was given a public key; it has no private key");

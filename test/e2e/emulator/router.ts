@@ -10,8 +10,8 @@
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-/** Who may call a route: the app itself (JWT), an installation token, or anyone. */
-export type AuthKind = "jwt" | "installation" | "none";
+/** Who may call a route: the app itself (JWT), an installation token, a user's token, or anyone. */
+export type AuthKind = "jwt" | "installation" | "user" | "none";
 
 export interface ApiRequest {
   method: string;
@@ -25,6 +25,8 @@ export interface ApiRequest {
   installationId?: number;
   /** The app the token acts as (installation routes only; absent: the app under test). */
   appId?: number;
+  /** The login a user token acts as (user routes only). */
+  userLogin?: string;
 }
 
 export interface ApiResponse {

@@ -205,6 +205,10 @@ export class EmulatorServer {
         if (token.readOnly && req.method !== "GET" && req.method !== "HEAD") {
           throw new HttpError(403, "Resource not accessible by integration");
         }
+      } else if (auth === "user") {
+        const token = this.auth.userTokenFor(authorization);
+        if (!token) throw new HttpError(401, "Bad credentials");
+        req.userLogin = token.login;
       }
       return await handler(req);
     } catch (err) {

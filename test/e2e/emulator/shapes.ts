@@ -3,7 +3,19 @@
  * responses are validated against (simple-user, repository, pull-request, check-run, …).
  */
 import type { CommitInfo } from "./git-store.js";
-import type { AppInfo, CheckRun, Installation, IssueComment, LineComment, PullRequest, Reaction, Repo, Role, User } from "./state.js";
+import {
+  isoNow,
+  type AppInfo,
+  type CheckRun,
+  type Installation,
+  type IssueComment,
+  type LineComment,
+  type PullRequest,
+  type Reaction,
+  type Repo,
+  type Role,
+  type User,
+} from "./state.js";
 
 type Json = Record<string, unknown>;
 
@@ -54,6 +66,27 @@ export class Shapes {
       type: u.type,
       user_view_type: "public",
       site_admin: false,
+    };
+  }
+
+  /** `public-user`: what `GET /user` answers for a token without the `user` scope. */
+  publicUser(u: User): Json {
+    const at = isoNow();
+    return {
+      ...this.user(u),
+      name: null,
+      company: null,
+      blog: "",
+      location: null,
+      email: null,
+      hireable: null,
+      bio: null,
+      public_repos: 0,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: at,
+      updated_at: at,
     };
   }
 

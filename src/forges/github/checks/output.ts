@@ -4,7 +4,7 @@
  * User text goes through `text()` or a code fence.
  */
 import { RESOLVE_COMMANDS, renderResolution } from "../../../core/messages.js";
-import type { PendingRecord, PreviewPresentation, Resolution } from "../../../core/store.js";
+import type { PendingRecord, PreviewPresentation, Proposal, Resolution } from "../../../core/store.js";
 import { codeBlock, text, truncate } from "../replies/markdown.js";
 import { shortSha } from "../../../core/revision.js";
 import { plural } from "../../../core/text.js";
@@ -32,12 +32,25 @@ export function actionSummary(record: PendingRecord, preview: PreviewPresentatio
   const summaryBody = first === record.label ? rest.join("\n").trim() : preview.summary;
   const parts = [
     note,
-    `**${text(record.label)}** — previewed on ${shortSha(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
+    `**${text(record.label)}** — ${previewedFor(record)} (#${record.seq} on the stack).`,
+    record.proposedBy?.rationale ? `The agent's rationale: ${text(record.proposedBy.rationale)}` : "",
     summaryBody ? truncate(text(summaryBody), 8_000).text : "",
     hunks > annotated ? `The first ${annotated} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
     `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
   ].filter(Boolean);
   return parts.join("\n\n");
+}
+
+/** Where and for whom: "previewed on abc1234 for alice", or an agent's (MCP) "proposed by an agent (its name) for @alice, previewed on abc1234". */
+function previewedFor(record: PendingRecord): string {
+  const on = `previewed on ${shortSha(record.headSha)}`;
+  if (!record.proposedBy) return `${on} for ${text(record.requestedBy)}`;
+  return `${proposedBy(record.proposedBy, record.requestedBy)}, ${on}`;
+}
+
+/** "proposed by an agent (claude-code) for @alice" (the @ defused: nobody is pinged). */
+export function proposedBy(proposal: Proposal, person: string): string {
+  return `proposed by an agent (${text(proposal.agent)}) for ${text(`@${person}`)}`;
 }
 
 /** The run's text: the whole diff in one fence, cut below GitHub's limit. */

@@ -7,6 +7,7 @@ import type { CommentOutcome, CommandOutcome } from "../../../core/runtime.js";
 import type { Reply, ReplyStatus } from "../../../pipeline/reply.js";
 import type { PendingRecord } from "../../../core/store.js";
 import { RESOLVE_COMMANDS } from "../../../core/messages.js";
+import { proposedBy } from "../checks/output.js";
 import { codeBlock, details, text, truncate, truncateMarkdown } from "./markdown.js";
 import { shortSha } from "../../../core/revision.js";
 import { plural } from "../../../core/text.js";
@@ -41,7 +42,9 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
   for (const [index, { record, diff }] of (outcome.pushed ?? []).entries()) {
     const url = links.checkRunUrl?.(record);
     const run = url ? ` · [check run](${url})` : "";
-    parts.push(`**${text(record.label)}** — pending #${record.seq}, nothing written yet${run}`);
+    const by = record.proposedBy ? `${proposedBy(record.proposedBy, record.requestedBy)}, ` : "";
+    parts.push(`**${text(record.label)}** — ${by}pending #${record.seq}, nothing written yet${run}`);
+    if (index === 0 && record.proposedBy?.rationale) parts.push(`The agent's rationale: ${text(record.proposedBy.rationale)}`);
     if (index === 0 && said) {
       const count = said.split("\n").length;
       parts.push(fold(`Details (${count} lines)`, text(said), count));

@@ -32,6 +32,13 @@ export function registerAppRoutes(router: Router, ctx: RouteContext): void {
     };
   });
 
+  // The user a person's token acts as (a user token only: an installation token gets 403 on GitHub,
+  // which resolve-bot never sends; here it is simply not a user's credential).
+  router.add("GET", "/user", "user", (req) => {
+    const user = state.users.get(req.userLogin!.toLowerCase())!;
+    return { status: 200, body: shapes.publicUser(user) };
+  });
+
   router.add("GET", "/repos/{owner}/{repo}/installation", "jwt", (req) => {
     ctx.repo(req);
     return { status: 200, body: shapes.installation(state.installation, state.app) };

@@ -121,6 +121,21 @@ describe("replies render safely and read status-first", () => {
     expect(rendered.tags.filter((tag) => tag === "details")).toHaveLength(2);
   });
 
+  test("an agent's proposal (MCP) says whose it is and the agent's rationale, with nothing live from either", () => {
+    const top = {
+      ...record(1, "AST Edit: 1 replacement in 1 file"),
+      proposedBy: { agent: `bot ${HOSTILE}`, rationale: `tidy ${HOSTILE}` },
+    };
+    const markdown = reply(
+      [{ command: "/ast-edit", kind: "preview", ok: true, message: top.label, pushed: [{ record: top, diff: "" }] }],
+      [top],
+    );
+    const rendered = expectSafe(markdown);
+    expect(rendered.prose).toContain(
+      "AST Edit: 1 replacement in 1 file — proposed by an agent (bot <img src=x onerror=alert(1)> @\u2060octocat <script>alert(2)</script>) for @\u2060mia, pending #1, nothing written yet · check run\nThe agent's rationale: tidy <img src=x onerror=alert(1)> @\u2060octocat <script>alert(2)</script>",
+    );
+  });
+
   test("a short diff is shown open; apply and discard say the commit and reason once", () => {
     const top = record(2, "AST Edit: 1 replacement in 1 file");
     expectSafe(
