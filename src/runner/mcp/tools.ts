@@ -6,6 +6,8 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { SlashCommand } from "../../core/commands.js";
 import type { ToolRegistry } from "../../core/registry.js";
+import { resolveCommandArgs } from "../../core/resolve.js";
+import { UserError } from "../../errors.js";
 import type { AnyToolDefinition } from "../../core/tool.js";
 
 export const RESOLVE_TOOL = "resolve";
@@ -40,10 +42,7 @@ function previewTool(tool: AnyToolDefinition, extra: ExtraArguments): Tool {
   };
 }
 
-/**
- * `resolve`'s arguments. A front end that applies part of an action adds `only` here (the paths
- * to commit; `/resolve apply --only`), and `resolveCommand` below passes it on.
- */
+/** `resolve`'s arguments; `only` is `/resolve apply --only <path>…` (commit part, the rest stays pending). */
 export const RESOLVE_PROPERTIES = {
   action: {
     type: "string",
@@ -52,6 +51,13 @@ export const RESOLVE_PROPERTIES = {
       'apply: commit the newest pending action; discard: drop it; undo: preview reverting the newest commit resolve-bot made (then resolve it with "apply").',
   },
   reason: { type: "string", minLength: 1, description: "Why: required, and written into the commit message." },
+  only: {
+    type: "array",
+    items: { type: "string", minLength: 1 },
+    minItems: 1,
+    description:
+      'With action "apply": commit the newest action\'s changes to these files only (repository paths); the rest stays pending as "<label> (rest)".',
+  },
 } as const;
 
 function resolveTool(extra: ExtraArguments, actions: readonly ResolveToolAction[]): Tool {
@@ -136,7 +142,18 @@ export function resolveCommand(args: Record<string, unknown>): SlashCommand | { 
   if (typeof reason !== "string" || reason.trim() === "") {
     return { error: `\`resolve\` with action "${action}" needs a \`reason\`: why, in words. ${RESOLVE_CALL_USAGE}` };
   }
-  return { name: "resolve", typed: "resolve", args: `${action} ${reason.replace(/\s+/g, " ").trim()}`, line: 1 };
+  const only = args.only;
+  if (only !== undefined && (!Array.isArray(only) || only.length === 0 || !only.every((path) => typeof path === "string" && path !== ""))) {
+    return { error: `\`only\` is a list of the files to apply, e.g. ["src/a.ts"] (got ${JSON.stringify(only)}). ${RESOLVE_CALL_USAGE}` };
+  }
+  try {
+    const text = resolveCommandArgs(action, reason.replace(/\s+/g, " ").trim(), only as string[] | undefined);
+    return { name: "resolve", typed: "resolve", args: text, line: 1 };
+  } catch (error) {
+    if (error instanceof UserError) return { error: error.message };
+    throw error;
+  }
 }
 
-export const RESOLVE_CALL_USAGE = 'Usage: `resolve` with `{ "action": "apply" | "discard" | "undo", "reason": "<why>" }`.';
+export const RESOLVE_CALL_USAGE =
+  'Usage: `resolve` with `{ "action": "apply" | "discard" | "undo", "reason": "<why>" }` (and `"only": ["<path>", …]` to apply part).';

@@ -157,6 +157,49 @@ describe("resolve-bot mcp (stdio)", () => {
     expect(treeAt(repo)).toEqual(SOURCES);
   });
 
+  test("resolve apply with only: the named file is committed, the rest stays pending as (rest) and applies after", async () => {
+    const repo = makeRepo(SOURCES);
+    const agent = await connect(repo);
+    const both = { ops: LOGGER.ops, paths: ["src"] };
+    expect((await agent.call("ast_edit", both)).structured).toMatchObject({ stackDepth: 1 });
+    const part = await agent.call("resolve", { action: "apply", reason: "a first", only: ["src/a.ts"] });
+    const label = "AST Edit: 2 replacements in 2 files";
+    expect(part.text).toBe(
+      [
+        `Applied ${label} to src/a.ts only. The rest (src/b.ts) is pending as ${label} (rest).`,
+        `Pending #2: ${label} (rest)`,
+        [
+          "```diff",
+          "diff --git a/src/b.ts b/src/b.ts",
+          "--- a/src/b.ts",
+          "+++ b/src/b.ts",
+          "@@ -1,3 +1,3 @@",
+          ' import { greet } from "./a";',
+          " ",
+          '-console.log(greet("b"));',
+          '+logger.debug(greet("b"));',
+          "```",
+        ].join("\n"),
+        `Committed ${git(repo, "rev-parse", "--short=7", "HEAD").trim()}.`,
+        `Pending: ${label} (rest). Resolve it with a \`resolve\` call with action "apply" or "discard" and a reason.`,
+      ].join("\n\n"),
+    );
+    expect(part.structured).toMatchObject({ stackDepth: 1 });
+    expect(git(repo, "show", "--name-only", "--format=", "HEAD").trim()).toBe("src/a.ts");
+    expect(treeAt(repo)).toEqual({ ...SOURCES, "src/a.ts": SOURCES["src/a.ts"].replace("console.log", "logger.debug") });
+    const rest = await agent.call("resolve", { action: "apply", reason: "b next" });
+    expect(rest.structured).toMatchObject({ stackDepth: 0 });
+    expect(treeAt(repo)).toEqual({
+      "src/a.ts": SOURCES["src/a.ts"].replace("console.log", "logger.debug"),
+      "src/b.ts": SOURCES["src/b.ts"].replace("console.log", "logger.debug"),
+    });
+    expect(await agent.call("resolve", { action: "apply", reason: "x", only: [] })).toEqual({
+      text: '`only` is a list of the files to apply, e.g. ["src/a.ts"] (got []). Usage: `resolve` with `{ "action": "apply" | "discard" | "undo", "reason": "<why>" }` (and `"only": ["<path>", …]` to apply part).',
+      isError: true,
+      structured: undefined,
+    });
+  });
+
   test("bad arguments, a path out of the repository, an unknown tool and resolve without a reason answer tool errors with the usage", async () => {
     const repo = makeRepo(SOURCES);
     const agent = await connect(repo);
@@ -190,7 +233,7 @@ describe("resolve-bot mcp (stdio)", () => {
         "- `paths` needs at least 2 values (got 1)",
         "Arguments of `move`:",
         [
-          "- `paths` (required) — Pairs of paths: <from> <to> [<from> <to> …]",
+          "- `paths` (required) — Pairs of paths, each <from> followed by the <to> it moves to: files or directories",
           "- `quotePreference` — Quotes of new import specifiers (default: typescript.preferences.quoteStyle, else auto)",
           "- `importModuleSpecifierPreference` — Style of rewritten import paths (default: typescript.preferences.importModuleSpecifier, else shortest)",
           "- `importModuleSpecifierEnding` — Extension of rewritten import paths (default: typescript.preferences.importModuleSpecifierEnding, else auto)",
@@ -215,7 +258,7 @@ describe("resolve-bot mcp (stdio)", () => {
       structured: undefined,
     });
     expect(await agent.call("resolve", { action: "apply" })).toEqual({
-      text: '`resolve` with action "apply" needs a `reason`: why, in words. Usage: `resolve` with `{ "action": "apply" | "discard" | "undo", "reason": "<why>" }`.',
+      text: '`resolve` with action "apply" needs a `reason`: why, in words. Usage: `resolve` with `{ "action": "apply" | "discard" | "undo", "reason": "<why>" }` (and `"only": ["<path>", …]` to apply part).',
       isError: true,
       structured: undefined,
     });

@@ -100,7 +100,7 @@ test("a front end's own arguments are on every tool and come back apart; the cal
   });
 
   await client.callTool({ name: "resolve", arguments: { ...target, action: "discard", reason: "two\nlines" } });
-  expect(calls[1]!.command).toEqual({ name: "resolve", typed: "resolve", args: "discard two lines", line: 1 });
+  expect(calls[1]!.command).toEqual({ name: "resolve", typed: "resolve", args: "discard -- two lines", line: 1 });
   // A tool the settings leave out is unknown, never run.
   expect(await client.callTool({ name: "ast_fix", arguments: target })).toEqual({
     content: [{ type: "text", text: "Unknown tool `ast_fix`. Tools: `ast_edit`, `move`, `rename_symbol`, `pending`, `resolve`." }],
