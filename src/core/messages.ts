@@ -42,6 +42,8 @@ export interface Phrasing {
   applyCommand: string;
   /** Where trusted files (a repository's own rules) are read: "the default branch, never the pull request" (`{trustedFiles}`). */
   trustedFiles: string;
+  /** The tree trusted files are read from, as a noun: "the default branch" (a tool message's `{trustedTree}`). */
+  trustedTree: string;
   /** How the stack is listed: "`/pending`". */
   pendingCommand: string;
   /** How the help is shown: "`/help`", or for one command (named without its slash) "`/help move`". */
@@ -55,13 +57,17 @@ export const COMMENT_PHRASING: Phrasing = {
   strictBy: "This repository uses `steering: strict`",
   applyCommand: "`/resolve apply`",
   trustedFiles: "the default branch, never the pull request",
+  trustedTree: "the default branch",
   pendingCommand: "`/pending`",
   helpCommand: (command) => (command === undefined ? "`/help`" : `\`/help ${command}\``),
 };
 
-/** A tool's text with the front end's words in its placeholders (`{applyCommand}`, `{trustedFiles}`). */
+/** A tool's text with the front end's words in its placeholders (`{applyCommand}`, `{trustedFiles}`, `{trustedTree}`). */
 export function phrased(text: string, phrasing: Phrasing = COMMENT_PHRASING): string {
-  return text.replace(/\{(applyCommand|trustedFiles)\}/g, (_match, key: "applyCommand" | "trustedFiles") => phrasing[key]);
+  return text.replace(
+    /\{(applyCommand|trustedFiles|trustedTree)\}/g,
+    (_match, key: "applyCommand" | "trustedFiles" | "trustedTree") => phrasing[key],
+  );
 }
 
 /** An MCP client's words: the `resolve` tool's calls; its front end says where the settings are and what made steering strict. */
@@ -71,6 +77,7 @@ export function mcpPhrasing(where: Pick<Phrasing, "configFile" | "strictBy">): P
     undoCommand: 'a `resolve` call with action "undo" and a reason',
     applyCommand: 'a `resolve` call with action "apply"',
     trustedFiles: "the checkout",
+    trustedTree: "the checkout",
     pendingCommand: "a `pending` call",
     helpCommand: (command) =>
       command === undefined ? "the tool list (`tools/list`)" : `the description of \`${command.replace(/-/g, "_")}\` in the tool list`,

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { executeTool } from "./execution.js";
 import { describeAction } from "./fingerprint.js";
-import { stackWouldOverflow } from "./messages.js";
+import { phrased, stackWouldOverflow } from "./messages.js";
 import { resultText } from "./result.js";
 import { UserError } from "../errors.js";
 import type { CommandContext } from "./context.js";
@@ -24,11 +24,12 @@ export async function preview(
   try {
     execution = await executeTool(tool, params, workspace, callId);
   } catch (error) {
-    if (error instanceof UserError) return { ok: false, message: error.message, pushed: [] };
+    // A tool's refusal may name front-end words (`{trustedTree}`…): filled with the asker's.
+    if (error instanceof UserError) return { ok: false, message: phrased(error.message, ctx.phrasing), pushed: [] };
     throw error;
   }
   const message = resultText(execution.result);
-  if (execution.result.isError) return { ok: false, message, pushed: [] };
+  if (execution.result.isError) return { ok: false, message: phrased(message, ctx.phrasing), pushed: [] };
 
   if (execution.actions.length > room) {
     return { ok: false, message: stackWouldOverflow(execution.actions.length, room, ctx.phrasing), pushed: [] };

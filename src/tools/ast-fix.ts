@@ -13,6 +13,7 @@ import { UserError } from "../errors.js";
 import { stageChangeSet } from "../core/execution.js";
 import type { CustomToolFactory, ToolAPI, WorkspaceReader } from "../core/tool.js";
 import { plural } from "../core/text.js";
+import { shortSha } from "../core/revision.js";
 import { cliLimits, selectFiles, skippedLines } from "./ast-edit.js";
 import { hostsInjected, langFromName, type AstLang } from "./ast-grep/languages.js";
 import type { Job } from "./ast-grep/rewrite.js";
@@ -30,7 +31,7 @@ function dirList(config: Record<string, unknown>, key: string): string[] {
   if (value === undefined || value === null) return [];
   const list = typeof value === "string" ? [value] : value;
   if (!Array.isArray(list) || !list.every((item) => typeof item === "string")) {
-    throw new UserError(`${CONFIG} on the default branch: ${key} must be a list of directories.`);
+    throw new UserError(`${CONFIG} in {trustedTree}: ${key} must be a list of directories.`);
   }
   return list;
 }
@@ -39,7 +40,7 @@ function dirList(config: Record<string, unknown>, key: string): string[] {
 async function readProject(trusted: WorkspaceReader): Promise<Project> {
   if (!(await trusted.exists(CONFIG))) {
     throw new UserError(
-      `There is no ${CONFIG} on the default branch (${trusted.revision}); /ast-fix applies the fixes of the repository's ast-grep project.`,
+      `There is no ${CONFIG} in {trustedTree} (${shortSha(trusted.revision)}); /ast-fix applies the fixes of the repository's ast-grep project.`,
     );
   }
   let config: Record<string, unknown>;
@@ -49,11 +50,11 @@ async function readProject(trusted: WorkspaceReader): Promise<Project> {
     config = value as Record<string, unknown>;
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new UserError(`${CONFIG} on the default branch is not valid YAML: ${(error as Error).message}`);
+    throw new UserError(`${CONFIG} in {trustedTree} is not valid YAML: ${(error as Error).message}`);
   }
   const ruleDirs = dirList(config, "ruleDirs");
   const utilDirs = dirList(config, "utilDirs");
-  if (ruleDirs.length === 0) throw new UserError(`${CONFIG} on the default branch names no ruleDirs.`);
+  if (ruleDirs.length === 0) throw new UserError(`${CONFIG} in {trustedTree} names no ruleDirs.`);
   const files = new Map<string, string>();
   // Only what scanning needs: no customLanguages (native code), no testConfigs.
   const kept: Record<string, unknown> = { ruleDirs, ...(utilDirs.length > 0 ? { utilDirs } : {}) };
@@ -67,7 +68,7 @@ async function readProject(trusted: WorkspaceReader): Promise<Project> {
     if (dirs.length === 0) continue;
     const { files: listed, unmatched } = await trusted.resolvePatterns(dirs);
     if (unmatched.length > 0)
-      throw new UserError(`${CONFIG} on the default branch names directories that hold no files: ${unmatched.join(", ")}.`);
+      throw new UserError(`${CONFIG} in {trustedTree} names directories that hold no files: ${unmatched.join(", ")}.`);
     for (const path of listed) {
       if (!/\.ya?ml$/.test(path)) continue;
       const text = await trusted.readText(path);
@@ -128,7 +129,7 @@ const factory: CustomToolFactory = (pi) => {
         if (unknown.length > 0) {
           const known = [...project.rules.keys()].sort();
           throw new UserError(
-            `No rule ${unknown.map((id) => JSON.stringify(id)).join(", ")} in the default branch's ast-grep project; its rules: ${known.join(", ") || "none"}.`,
+            `No rule ${unknown.map((id) => JSON.stringify(id)).join(", ")} in the ast-grep project of {trustedTree}; its rules: ${known.join(", ") || "none"}.`,
           );
         }
         const chosen = ids.length > 0 ? ids : [...project.rules.keys()];

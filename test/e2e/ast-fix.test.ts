@@ -126,7 +126,7 @@ test("/ast-fix with a rule id the default branch does not have names the rules t
   const refused = await comment(bot, REPO, pr.number, "alice", "/ast-fix no-such-rule evil");
   expect(refused.done).toBe("confused");
   expect(refused.reply).toBe(
-    'No rule "no-such-rule", "evil" in the default branch\'s ast-grep project; its rules: no-console, no-fix, no-var, none-compare.',
+    'No rule "no-such-rule", "evil" in the ast-grep project of the default branch; its rules: no-console, no-fix, no-var, none-compare.',
   );
   expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toEqual([]);
   expect(await bot.gh.branchSha(REPO, "feature-unknown")).toBe(pr.headSha);

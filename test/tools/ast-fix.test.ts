@@ -88,9 +88,7 @@ test("rule ids choose rules; an unknown id is an error naming the rules there ar
   expect(some.text).toBe("AST Fix: 1 fix from 1 rule in 1 file\n- src/a.ts: no-var ×1");
   const bad = await run({ rules: ["no-such"] });
   expect(bad.isError).toBe(true);
-  expect(bad.text).toBe(
-    'No rule "no-such" in the default branch\'s ast-grep project; its rules: no-console, no-fix, no-var, none-compare.',
-  );
+  expect(bad.text).toBe('No rule "no-such" in the ast-grep project of {trustedTree}; its rules: no-console, no-fix, no-var, none-compare.');
 });
 
 test("--paths narrows the files; a rule without a fix fixes nothing", async () => {
@@ -102,7 +100,7 @@ test("no project on the default branch, or a broken one, is a clear error", asyn
   const none = await run({}, workspaces({}));
   expect(none.isError).toBe(true);
   expect(none.text).toBe(
-    "There is no sgconfig.yml on the default branch (main); /ast-fix applies the fixes of the repository's ast-grep project.",
+    "There is no sgconfig.yml in {trustedTree} (main); /ast-fix applies the fixes of the repository's ast-grep project.",
   );
   const broken = await run(
     {},

@@ -114,6 +114,7 @@ export function localPhrasing(options: Pick<LocalOptions, "steering"> = {}): Phr
       options.steering === "strict" ? "`--strict` is on" : "`.github/resolve-bot.yml` (as committed at HEAD) sets `steering: strict`",
     applyCommand: "`resolve-bot resolve apply`",
     trustedFiles: "the checkout",
+    trustedTree: "the checkout",
     pendingCommand: "`resolve-bot pending`",
     helpCommand: (command) => (command === undefined ? "`resolve-bot preview -- /help`" : `\`resolve-bot tools ${command}\``),
   };

@@ -445,6 +445,16 @@ describe("resolve-bot CLI", () => {
     expect(run(["pending"]).out).toBe("Nothing is pending.\n");
   });
 
+  test("a tool's refusal names the checkout, not a default branch: /ast-fix without an ast-grep project", () => {
+    const repo = makeRepo(SOURCES);
+    const head = git(repo, "rev-parse", "--short=7", "HEAD").trim();
+    expect(cli(repo, ["preview", "--", "/ast-fix"])).toEqual({
+      code: 1,
+      out: "",
+      err: `There is no sgconfig.yml in the checkout (${head}); /ast-fix applies the fixes of the repository's ast-grep project.\n`,
+    });
+  });
+
   test("help in the command line's words, as plain text: tools, tools COMMAND, /help", () => {
     const repo = makeRepo(SOURCES);
     const tools = cli(repo, ["tools"]);
