@@ -173,7 +173,9 @@ test("two /resolve apply runs at once (workflow runs are not serialised): the on
   });
   const firstRun = await runner().run(first);
   expect([firstRun.code, (await secondRun!).code]).toEqual([0, 0]);
-  expect(firstRun.output).toContain("Trying again: another resolve-bot request applied an edit to action-race first");
+  expect(firstRun.output).toContain(
+    "resolve-bot will try the job again in 1 s (attempt 1 of 3 failed: another resolve-bot request applied an edit to action-race first",
+  );
 
   const head = (await gh.branchSha(REPO, "action-race"))!;
   const subjects = await gh.runGit(REPO, ["log", "--format=%s", `${pr.headSha}..${head}`]);

@@ -6,6 +6,7 @@
  */
 import type { ProbotOctokit } from "probot";
 import { observe } from "../../../ops/observations.js";
+import { noAnswerReason } from "./http-errors.js";
 
 type OctokitPlugin = Parameters<typeof ProbotOctokit.plugin>[0];
 type Octokit = Parameters<OctokitPlugin>[0];
@@ -33,45 +34,6 @@ export function githubCallMetrics(octokit: Octokit, options: { auth?: unknown })
       throw error;
     }
   });
-  logRetries(octokit);
-}
-
-/**
- * Each retry of the retry plugin at warn, with its wait: a GitHub that does not answer is otherwise
- * silent for as long as the retries take. The plugin asks `octokit.retry.retryRequest` for every
- * retry it schedules; its wait is `retryAfter` seconds (the plugin's base value is 1 s).
- */
-function logRetries(octokit: Octokit): void {
-  const retry = (octokit as unknown as { retry?: { retryRequest?: RetryRequest } }).retry;
-  const original = retry?.retryRequest;
-  if (!retry || !original) return;
-  retry.retryRequest = (error, retries, retryAfter) => {
-    const failed = error as {
-      status?: number;
-      response?: unknown;
-      request?: { method?: string; url?: string; request?: { retryCount?: number } };
-    };
-    const done = failed.request?.request?.retryCount ?? 0;
-    if (done < retries) {
-      const route = routeOf(failed.request?.method ?? "", failed.request?.url ?? "");
-      const what = failed.response ? `answered ${failed.status}` : `got no answer (${noAnswerReason(error)})`;
-      octokit.log.warn(`GitHub ${route} ${what}: retry ${done + 1} of ${retries} in ${retryAfter} s`);
-    }
-    return original(error, retries, retryAfter);
-  };
-}
-
-type RetryRequest = (error: unknown, retries: number, retryAfter: number) => unknown;
-
-/** ENOTFOUND, ECONNREFUSED…: the code of the fetch failure under Octokit's error, or its message. */
-export function noAnswerReason(error: unknown): string {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 5 && cause; depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && code !== "") return code;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 function count(route: string, installation: string, answer: Answer, failure?: string): void {
