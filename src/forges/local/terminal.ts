@@ -5,7 +5,8 @@
  * bold, and a library would re-wrap and indent text that users copy (commands, paths).
  */
 import type { CommandOutcome } from "../../core/runtime.js";
-import type { Reply } from "../../pipeline/reply.js";
+import { stackPlace, type Reply } from "../../pipeline/reply.js";
+import type { PendingRecord } from "../../core/store.js";
 import type { ReplySink } from "./ports.js";
 import { shortSha } from "../../core/revision.js";
 import { tookText } from "../../pipeline/cost.js";
@@ -72,7 +73,7 @@ export function colourDiff(diff: string, style: Style = noStyle): string {
 }
 
 /** A preview on a terminal: the pending label first, what the tool said beyond it, then the diff. */
-function renderOutcome(outcome: CommandOutcome, style: Style): string {
+function renderOutcome(outcome: CommandOutcome, stack: PendingRecord[], style: Style): string {
   const pushed = outcome.pushed ?? [];
   if (pushed.length === 0) return plain(outcome.message, style);
   const lines = outcome.message.split("\n");
@@ -80,7 +81,7 @@ function renderOutcome(outcome: CommandOutcome, style: Style): string {
   const said = pushed.some(({ record }) => record.label === lines[0]) ? lines.slice(1) : lines;
   const parts: string[] = [];
   for (const [index, { record, diff }] of pushed.entries()) {
-    parts.push(style("bold", `Pending #${record.seq}: ${record.label}`));
+    parts.push(style("bold", `Pending${stackPlace(record, stack)}: ${record.label}`));
     if (index === 0 && said.join("\n").trim() !== "") parts.push(plain(said.join("\n").trim(), style));
     if (diff) parts.push(colourDiff(diff.trimEnd(), style));
   }
@@ -99,7 +100,7 @@ export function writeReply(reply: Reply, output: Output): void {
       output.err(plain(outcome.message));
       continue;
     }
-    output.out(renderOutcome(outcome, style));
+    output.out(renderOutcome(outcome, reply.stack, style));
     if (outcome.resolved?.commit) output.out(`Committed ${shortSha(outcome.resolved.commit)}.`);
   }
   if (reply.skipped.length > 0) output.err(`Not run, because an earlier command failed: ${reply.skipped.join(", ")}`);

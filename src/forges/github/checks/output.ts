@@ -32,7 +32,7 @@ export function actionSummary(record: PendingRecord, preview: PreviewPresentatio
   const summaryBody = first === record.label ? rest.join("\n").trim() : preview.summary;
   const parts = [
     note,
-    `**${text(record.label)}** — previewed on ${shortSha(record.headSha)} for ${text(record.requestedBy)} (#${record.seq} on the stack).`,
+    `**${text(record.label)}** — previewed on ${shortSha(record.headSha)} for ${text(record.requestedBy)} (action #${record.seq} of this pull request).`,
     summaryBody ? truncate(text(summaryBody), 8_000).text : "",
     hunks > annotated ? `The first ${annotated} of ${hunks} changed hunks are annotated; the full diff is below.` : "",
     `Resolve the newest pending action with ${RESOLVE_COMMANDS} in a pull request comment.`,
