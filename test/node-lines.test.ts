@@ -45,7 +45,7 @@ const SOURCES = {
     const run = (args: string[]) => spawnSync(node, [CLI, "--cwd", repo, ...args], { encoding: "utf8" });
     const preview = run(["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'"]);
     expect([preview.status, preview.stderr]).toEqual([0, ""]);
-    expect(preview.stdout).toContain("Pending #1: AST Edit: 2 replacements in 2 files");
+    expect(preview.stdout).toContain("Pending: AST Edit: 2 replacements in 2 files");
     const applied = run(["resolve", "apply", "use the logger"]);
     expect([applied.status, applied.stdout.split("\n")[0]]).toEqual([0, "Applied 2 replacements in 2 files."]);
     expect(treeAt(repo)).toEqual({

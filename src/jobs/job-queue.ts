@@ -60,6 +60,8 @@ export interface ProcessOptions {
   concurrency: number;
   /** Defaults: `defaultRetryPolicy`. */
   retry?: Partial<RetryPolicy>;
+  /** Called when a failed attempt is to be tried again after `delayMs` (for the log: nothing waits on it). */
+  onRetry?(job: Job, error: unknown, attempt: number, delayMs: number): void;
   /** Called once when a job is given up (its error, attempts made). */
   onDeadLetter?(job: Job, error: unknown, attempts: number): Promise<void> | void;
 }

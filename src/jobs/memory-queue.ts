@@ -87,6 +87,7 @@ export class MemoryJobQueue implements JobQueue {
       } catch (error) {
         if (error instanceof RetryableJobError && attempt < maxAttempts) {
           const wait = Math.max(this.options.backoffMs?.(attempt) ?? 1000 * 2 ** (attempt - 1), error.retryAfterMs ?? 0);
+          worker.options.onRetry?.(job, error, attempt, wait);
           await new Promise((resolve) => setTimeout(resolve, wait));
           continue;
         }

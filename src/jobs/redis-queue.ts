@@ -271,8 +271,10 @@ export class RedisJobQueue implements JobQueue {
         await this.step("finish", run, [lock, this.k("list", run.key), this.k("job", run.id)], [run.fence]);
       } else if (outcome.kind === "retry") {
         const delay = outcome.delayMs;
-        if (await this.step("retry", run, [lock, this.k("job", run.id)], [run.fence, delay, errorMessage(outcome.error)]))
+        if (await this.step("retry", run, [lock, this.k("job", run.id)], [run.fence, delay, errorMessage(outcome.error)])) {
+          processing.options.onRetry?.(job, outcome.error, attempt, delay);
           await this.wake(run.key, delay);
+        }
       } else if (await this.step("bury", run, [lock, this.k("job", run.id)], [run.fence, errorMessage(outcome.error)])) {
         await this.deadLetter(run, job, outcome.error, attempt, processing);
       }

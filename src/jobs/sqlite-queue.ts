@@ -275,6 +275,7 @@ export class SqliteJobQueue implements JobQueue {
         return;
       case "retry":
         this.sql.retry.run(Date.now() + outcome.delayMs, errorMessage(outcome.error), run.seq);
+        this.processing?.options.onRetry?.(job, outcome.error, attempt, outcome.delayMs);
         return;
       case "dead":
         this.sql.bury.run(errorMessage(outcome.error), Date.now(), run.seq);

@@ -18,7 +18,7 @@ export type CommandOutcomeLabel = "previewed" | "applied" | "discarded" | "refus
 export type Observation =
   | { kind: "command"; tool: string; outcome: CommandOutcomeLabel; seconds: number }
   /** One GitHub API call: `GET /repos/{owner}/{repo}/pulls/{pull_number}`, its HTTP status (or `error`). */
-  | { kind: "github-call"; route: string; status: string }
+  | { kind: "github-call"; route: string; status: string; failure?: string }
   /** `x-ratelimit-remaining` of the newest answer GitHub gave an installation (or `app`). */
   | { kind: "rate-limit"; installation: string; remaining: number };
 

@@ -32,3 +32,13 @@ export interface Reply {
   /** How long the request took (ms): given only when it said early that it was working (pipeline/cost.ts). */
   took?: number;
 }
+
+/**
+ * Where a pushed action stands on the stack afterwards, numbered as /pending numbers it (newest
+ * first: the first is resolved next): ` (1 of 2, newest first)`. Nothing when it is alone (or no
+ * longer pending). Not the record's `seq`, which counts every action ever pushed on the pull request.
+ */
+export function stackPlace(record: PendingRecord, stack: PendingRecord[]): string {
+  const index = stack.findIndex((entry) => entry.id === record.id);
+  return index < 0 || stack.length === 1 ? "" : ` (${index + 1} of ${stack.length}, newest first)`;
+}

@@ -102,6 +102,15 @@ export class Intake {
       {
         concurrency,
         ...(retry ? { retry } : {}),
+        // Said at warn, with the wait: a GitHub that does not answer is otherwise silent for minutes.
+        onRetry: (job: Job, error: unknown, attempt: number, delayMs: number) => {
+          const read = readStoredRequest(job.payload);
+          const reason = error instanceof Error ? error.message : String(error);
+          (read.ok ? requestLog(log, read.request) : log).warn(
+            { key: job.key, attempt, delayMs },
+            `resolve-bot will try the job again in ${seconds(delayMs)} (attempt ${attempt} of ${maxAttempts} failed: ${reason})`,
+          );
+        },
         onDeadLetter: async (job: Job, error: unknown, attempts: number) => {
           observe?.deadLettered?.();
           if (error instanceof UnreadableJob) {
@@ -115,4 +124,10 @@ export class Intake {
       },
     );
   }
+}
+
+/** A wait as people say it: "2 s", "1.5 s", "3 min". */
+export function seconds(ms: number): string {
+  if (ms >= 120_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 100) / 10} s`;
 }

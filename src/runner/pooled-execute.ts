@@ -39,10 +39,9 @@ export function pooledExecute(pool: WorkerPool, log: PipelineLog, replyStopped: 
     );
     const retry = outcome.ok ? outcome.value.retry : undefined;
     if (retry) {
-      // GitHub failed for now: the queue runs the job again after its backoff (or replies as a dead letter).
-      const error = new RetryableJobError(`GitHub failed for now (${requestKey(request)}): ${retry.message}`, retry.retryAfterMs);
-      requestLog(log, request).warn({ err: error }, "resolve-bot request failed for now; the queue will try it again");
-      throw error;
+      // GitHub failed for now: the queue runs the job again after its backoff (or replies as a dead
+      // letter); the intake logs the retry with its wait.
+      throw new RetryableJobError(`GitHub failed for now (${requestKey(request)}): ${retry.message}`, retry.retryAfterMs);
     }
     if (outcome.ok) return outcome.value;
     if (outcome.reason === "aborted") throw new RetryableJobError(outcome.message);

@@ -38,7 +38,7 @@ test("a front end made of the intake and the forge registry previews and applies
   await chat.message("/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'");
   expect(said).toEqual([
     "👀",
-    'Pending #1: AST Edit: 1 replacement in 1 file\n- src/a.ts: 1 replacement\ndiff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-console.log("hi");\n+logger.debug("hi");',
+    'Pending: AST Edit: 1 replacement in 1 file\n- src/a.ts: 1 replacement\ndiff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-console.log("hi");\n+logger.debug("hi");',
     '\nPending: AST Edit: 1 replacement in 1 file. Resolve it with resolve-bot resolve apply "<reason>" or resolve-bot resolve discard "<reason>".',
   ]);
   said.length = 0;

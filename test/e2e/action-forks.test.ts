@@ -38,7 +38,7 @@ test("a conversation comment on a fork's pull request: previewed as usual; the a
     "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' --paths src",
   );
   expect([previewed.code, previewed.reactions]).toEqual([0, ["eyes", "rocket"]]);
-  expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet");
+  expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending, nothing written yet");
   expect(gh.checkRuns(REPO, { headSha: pr.headSha }).map((run) => [run.name, run.status])).toEqual([
     ["resolve-bot: AST Edit: 2 replacements in 2 files", "in_progress"],
     ["resolve-bot", "completed"],

@@ -39,7 +39,7 @@ test("a preview, then /resolve apply: one verified commit with the trailers, mad
   const pr = await openPr(runner(), "action-apply");
   const previewed = await commentAndRun(runner(), REPO, pr.number, "alice", PREVIEW);
   expect([previewed.code, previewed.reactions]).toEqual([0, ["eyes", "rocket"]]);
-  expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet");
+  expect(previewed.reply).toContain("**AST Edit: 2 replacements in 2 files** — pending, nothing written yet");
   expect(previewed.reply).toMatch(/---\nNext: `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/);
   const runs = actionRuns(runner(), pr.headSha);
   expect(runs.map((run) => [run.name, run.status, run.appId])).toEqual([
@@ -53,7 +53,7 @@ test("a preview, then /resolve apply: one verified commit with the trailers, mad
     [],
   ]);
   expect(await runner().gh.branchSha(REPO, "action-apply")).toBe(pr.headSha);
-  expect(previewed.summary).toContain("**AST Edit: 2 replacements in 2 files** — pending #1");
+  expect(previewed.summary).toContain("**AST Edit: 2 replacements in 2 files** — pending, nothing written yet");
 
   const applied = await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve apply use the structured logger", { runId: "4242" });
   expect(applied.code).toBe(0);
@@ -107,7 +107,9 @@ test("the early status works as on the server: said first, then the reply with h
   const comments = actionReplies(gh, REPO, pr.number).map((body) => body.replace(/\n\n<!-- resolve-bot:working:\S+ -->$/, ""));
   expect(comments).toHaveLength(2);
   expect(comments[0]).toBe("~~Working on `/ast-edit` (4 files)…~~ Finished: the reply is below.");
-  expect(comments[1]).toMatch(/^\*\*AST Edit: 2 replacements in 2 files\*\* — pending #1[^]*\n\n<sub>Took [\d.]+ s\.<\/sub>$/);
+  expect(comments[1]).toMatch(
+    /^\*\*AST Edit: 2 replacements in 2 files\*\* — pending, nothing written yet[^]*\n\n<sub>Took [\d.]+ s\.<\/sub>$/,
+  );
 });
 
 test("LIFO: /resolve discard pops the newest preview; the older one stays pending and /resolve apply commits it", async () => {
@@ -173,7 +175,9 @@ test("two /resolve apply runs at once (workflow runs are not serialised): the on
   });
   const firstRun = await runner().run(first);
   expect([firstRun.code, (await secondRun!).code]).toEqual([0, 0]);
-  expect(firstRun.output).toContain("Trying again: another resolve-bot request applied an edit to action-race first");
+  expect(firstRun.output).toContain(
+    "resolve-bot will try the job again in 1 s (attempt 1 of 3 failed: another resolve-bot request applied an edit to action-race first",
+  );
 
   const head = (await gh.branchSha(REPO, "action-race"))!;
   const subjects = await gh.runGit(REPO, ["log", "--format=%s", `${pr.headSha}..${head}`]);
@@ -222,7 +226,7 @@ test("a line comment runs on its lines and is answered in its thread; /resolve a
   const threadOf = (id: number) => gh.lineComments(REPO, pr.number).filter((comment) => comment.inReplyTo === id);
   const previewReply = threadOf(preview.commentId).at(-1)!;
   expect(previewReply.user).toBe(gh.actionsBotLogin);
-  expect(previewReply.body).toContain("**AST Edit: 1 replacement in 1 file** — pending #1, nothing written yet");
+  expect(previewReply.body).toContain("**AST Edit: 1 replacement in 1 file** — pending, nothing written yet");
   expect(previewReply.body).toContain("Only matches overlapping line 3 of src/util.ts were kept.");
   expect(gh.reactions(preview.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
   expect(actionReplies(gh, REPO, pr.number)).toEqual([]);
@@ -250,7 +254,7 @@ test("/resolve undo previews the revert of the applied edit; applying it restore
   const undo = await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve undo not wired up yet");
   const undoRun = actionRuns(runner(), edited).find((run) => run.name.startsWith("resolve-bot: Undo"))!;
   expect(undo.reply.split("\n")[0]).toBe(
-    `**Undo: AST Edit: 2 replacements in 2 files (${edited.slice(0, 7)})** — pending #1, nothing written yet · [check run](${runner().gh.url}/acme/widgets/runs/${undoRun.id})`,
+    `**Undo: AST Edit: 2 replacements in 2 files (${edited.slice(0, 7)})** — pending, nothing written yet · [check run](${runner().gh.url}/acme/widgets/runs/${undoRun.id})`,
   );
   const reverted = await commentAndRun(runner(), REPO, pr.number, "alice", "/resolve apply back out");
   const head = (await runner().gh.branchSha(REPO, "action-undo"))!;

@@ -89,7 +89,7 @@ test("/ast-fix applies the default branch's rules, not the PR's; /resolve apply 
   const label = "AST Fix: 7 fixes from 3 rules in 4 files";
   expect(previewed.reply.split("```diff")[0]).toBe(
     [
-      `**${label}** — pending #1, nothing written yet · [check run](${runsOn(bot, REPO, pr.headSha).find((run) => run.name === `resolve-bot: ${label}`)!.htmlUrl})`,
+      `**${label}** — pending, nothing written yet · [check run](${runsOn(bot, REPO, pr.headSha).find((run) => run.name === `resolve-bot: ${label}`)!.htmlUrl})`,
       "",
       "- src/app.ts: no-console ×1, no-var ×1",
       "- src/feature.ts: no-console ×1, no-var ×2",

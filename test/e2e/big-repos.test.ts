@@ -230,10 +230,10 @@ test(
     expect(project.files).toBe(2179);
     const renamed = await command(TS_REPO, "/rename-symbol dual dualFn --file packages/p1/src/Function.ts");
     expect(renamed.done).toBe("rocket");
-    expect(renamed.reply).toMatch(/^\*\*Rename Symbol: .*\*\* — pending #1, nothing written yet/);
+    expect(renamed.reply).toMatch(/^\*\*Rename Symbol: .*\*\* — pending, nothing written yet/);
     const moved = await command(TS_REPO, "/move packages/p1/src/Function.ts packages/p1/src/Fn.ts");
     expect(moved.done).toBe("rocket");
-    expect(moved.reply).toMatch(/^\*\*Move: .*\*\* — pending #2, nothing written yet/);
+    expect(moved.reply).toMatch(/^\*\*Move: .*\*\* — pending \(1 of 2, newest first\), nothing written yet/);
     expect(await bot.gh.branchSha(TS_REPO, "topic")).toBe(prs.get(TS_REPO)!.headSha);
   },
   3 * COMMAND_TIMEOUT_MS,

@@ -97,5 +97,5 @@ test("a redelivered webhook (same X-GitHub-Delivery) does nothing the second tim
   expect(bot.gh.writes()).toEqual([]);
   expect(bot.gh.comments(REPO, pr.number).length).toBe(comments);
   expect(runsOn(bot, REPO, pr.headSha).filter((run) => run.name.startsWith("resolve-bot: "))).toHaveLength(1);
-  expect(latestReply(bot, REPO, pr.number)).toContain("**AST Edit: 1 replacement in 1 file** — pending #1");
+  expect(latestReply(bot, REPO, pr.number)).toContain("**AST Edit: 1 replacement in 1 file** — pending, nothing written yet");
 });

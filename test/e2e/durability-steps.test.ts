@@ -167,7 +167,7 @@ test("SIGKILL before the reply, every write done: one reply that says what the f
   expect(result.replies).toEqual([
     [
       "✅ `/ast-edit`",
-      `**${ERROR_LABEL}** — pending #2, nothing written yet · [check run](${runUrl(pr.headSha, ERROR_LABEL)})`,
+      `**${ERROR_LABEL}** — pending, nothing written yet · [check run](${runUrl(pr.headSha, ERROR_LABEL)})`,
       `This was already carried out: the preview was pushed ${INTERRUPTED}`,
       "✅ `/resolve`",
       `This was already carried out: commit ${head.slice(0, 7)} on the branch is this request's apply ${INTERRUPTED}`,
@@ -200,7 +200,7 @@ test("SIGKILL after a preview's check run was created, before the gate and the r
   expect(runsOn(bot, REPO, pr.headSha).find((run) => run.name === "resolve-bot")?.conclusion).toBe("action_required");
   expect(result.replies).toEqual([
     [
-      `**${LOG_LABEL}** — pending #1, nothing written yet · [check run](${runUrl(pr.headSha, LOG_LABEL)})`,
+      `**${LOG_LABEL}** — pending, nothing written yet · [check run](${runUrl(pr.headSha, LOG_LABEL)})`,
       `This was already carried out: the preview was pushed ${INTERRUPTED}`,
       `---\nNext: ${RESOLVE}.`,
     ].join("\n\n"),

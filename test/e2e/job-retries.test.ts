@@ -69,7 +69,7 @@ test.concurrent.each([
     expect(result.done).toBe("rocket");
     const replies = botComments(pr.repo, pr.number);
     expect(replies).toHaveLength(1);
-    expect(replies[0]!.startsWith("**AST Edit: 1 replacement in 1 file** — pending #1, nothing written yet")).toBe(true);
+    expect(replies[0]!.startsWith("**AST Edit: 1 replacement in 1 file** — pending, nothing written yet")).toBe(true);
     const runs = runsOn(bot, pr.repo, pr.headSha);
     expect(runs.filter((run) => run.name.startsWith("resolve-bot: AST Edit")).map((run) => run.status)).toEqual(["in_progress"]);
     expect(runs.filter((run) => run.name === "resolve-bot").map((run) => run.conclusion)).toEqual(["action_required"]);

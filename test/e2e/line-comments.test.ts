@@ -42,7 +42,7 @@ test("/ast-edit on a line keeps only that line's matches, says so in the thread;
   const preview = await lineComment(bot, { repo: REPO, number: pr.number, user: "alice", body: pattern, path: "src/util.ts", line: 3 });
   expect(preview.done).toBe("rocket");
   expect(bot.gh.reactions(preview.commentId).map((reaction) => reaction.content)).toEqual(["eyes", "rocket"]);
-  expect(preview.reply).toContain("**AST Edit: 1 replacement in 1 file** — pending #1, nothing written yet");
+  expect(preview.reply).toContain("**AST Edit: 1 replacement in 1 file** — pending, nothing written yet");
   // Its own paragraph: right after the list, markdown would carry it into the file's item.
   expect(preview.reply).toContain("- src/util.ts: 1 replacement\n\nOnly matches overlapping line 3 of src/util.ts were kept.");
   expect(preview.reply).toContain('-  console.log("qty", qty);\n+  logger.debug("qty", qty);');
@@ -88,7 +88,7 @@ test("after its own apply outdates a thread, /pending, /resolve undo and /resolv
   const undo = await reply("/resolve undo x");
   expect(undo.done).toBe("rocket");
   const undoLabel = `Undo: AST Edit: 1 replacement in 1 file (${edited.slice(0, 7)})`;
-  expect(undo.reply).toMatch(new RegExp(`^\\*\\*${undoLabel.replace(/[()]/g, "\\$&")}\\*\\* — pending #\\d+, nothing written yet`));
+  expect(undo.reply).toMatch(new RegExp(`^\\*\\*${undoLabel.replace(/[()]/g, "\\$&")}\\*\\* — pending, nothing written yet`));
   expect(undo.reply).toContain('-  logger.debug("qty", qty);\n+  console.log("qty", qty);');
 
   const reverted = await reply("/resolve apply y");

@@ -59,7 +59,7 @@ test("/ast-edit previews; /resolve apply commits exactly the preview as one veri
   ]);
   expect(action[0]!.htmlUrl).toBe(`${bot.gh.url}/acme/widgets/runs/${action[0]!.id}`);
   expect(previewed.reply).toContain(
-    `**AST Edit: 2 replacements in 2 files** — pending #1, nothing written yet · [check run](${action[0]!.htmlUrl})`,
+    `**AST Edit: 2 replacements in 2 files** — pending, nothing written yet · [check run](${action[0]!.htmlUrl})`,
   );
   expect(previewed.reply).toContain("```diff\ndiff --git a/src/log.ts b/src/log.ts");
   expect(previewed.reply).toMatch(/---\nNext: `\/resolve apply <reason>` or `\/resolve discard <reason>`\.$/);
@@ -111,8 +111,9 @@ test("every preview reply links each action's check run, at the html_url GitHub 
   const edit = "AST Edit: 1 replacement in 1 file";
   const rename = "Rename Symbol: run → execute (3 references in 2 files)";
   expect(statusLines(two.reply)).toEqual([
-    `**${edit}** — pending #1, nothing written yet · [check run](${runUrl(edit)})`,
-    `**${rename}** — pending #2, nothing written yet · [check run](${runUrl(rename)})`,
+    // Numbered as /pending numbers the stack: newest first.
+    `**${edit}** — pending (2 of 2, newest first), nothing written yet · [check run](${runUrl(edit)})`,
+    `**${rename}** — pending (1 of 2, newest first), nothing written yet · [check run](${runUrl(rename)})`,
   ]);
   expect(runUrl(edit)).toMatch(new RegExp(`^${bot.gh.url}/acme/widgets/runs/\\d+$`));
 
@@ -128,7 +129,8 @@ test("every preview reply links each action's check run, at the html_url GitHub 
   const info = "AST Edit: 1 replacement in 1 file (#3)";
   const infoRun = runsOn(bot, REPO, pr.headSha).find((run) => run.name === `resolve-bot: ${info}`)!;
   expect(statusLines(inThread.reply)).toEqual([
-    `**AST Edit: 1 replacement in 1 file** — pending #3, nothing written yet · [check run](${infoRun.htmlUrl})`,
+    // The run's name keeps the action's id (#3: a second run of the same label); the reply says where it stands.
+    `**AST Edit: 1 replacement in 1 file** — pending (1 of 3, newest first), nothing written yet · [check run](${infoRun.htmlUrl})`,
   ]);
 });
 

@@ -55,7 +55,7 @@ test("preview → apply → /resolve undo previews git's revert as a pending act
   expect(undoRun).toBeDefined();
   expect(undo.reply).toBe(
     [
-      `**${undoLabel}** — pending #1, nothing written yet · [check run](${undoRun!.htmlUrl})`,
+      `**${undoLabel}** — pending, nothing written yet · [check run](${undoRun!.htmlUrl})`,
       `Reverts ${short} as \`git revert\` would, onto the head (${short}). Reason: the logger is not wired up yet`,
       "```diff",
       "diff --git a/src/log.ts b/src/log.ts",
@@ -111,7 +111,7 @@ test("preview → apply → /resolve undo previews git's revert as a pending act
 
   // The revert is resolve-bot's own commit: undoing it previews the edit again.
   const again = await comment(bot, REPO, pr.number, "alice", "/resolve undo wired up after all");
-  expect(again.reply.split("\n")[0]).toMatch(new RegExp(`^\\*\\*Redo: ${LABEL} \\(${head.slice(0, 7)}\\)\\*\\* — pending #1,`));
+  expect(again.reply.split("\n")[0]).toMatch(new RegExp(`^\\*\\*Redo: ${LABEL} \\(${head.slice(0, 7)}\\)\\*\\* — pending,`));
   expect(again.reply).toContain('-  console.log("run", x);\n+  logger.debug("run", x);');
 });
 
@@ -150,7 +150,7 @@ test("no commit of resolve-bot's: a clear reply; from a line comment, the answer
     line: 1,
   });
   expect(inThread.done).toBe("rocket");
-  expect(inThread.reply).toMatch(new RegExp(`^\\*\\*Undo: ${LABEL} \\(${edited.slice(0, 7)}\\)\\*\\* — pending #1, nothing written yet`));
+  expect(inThread.reply).toMatch(new RegExp(`^\\*\\*Undo: ${LABEL} \\(${edited.slice(0, 7)}\\)\\*\\* — pending, nothing written yet`));
   expect(actionRuns(edited)).toEqual([[`resolve-bot: Undo: ${LABEL} (${edited.slice(0, 7)})`, "in_progress", null]]);
   expect(bot.gh.comments(REPO, pr.number)).toHaveLength(conversation); // answered in the thread only
 });

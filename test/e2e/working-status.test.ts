@@ -59,7 +59,7 @@ test("in the conversation: the status first, then the reply with how long it too
   const [status, reply] = await edited;
   expect(status).toBe(STATUS);
   expect(reply).toMatch(TOOK);
-  expect(reply!.replace(TOOK, "")).toMatch(/^\*\*AST Edit: 2 replacements in 2 files\*\* — pending #1, nothing written yet/);
+  expect(reply!.replace(TOOK, "")).toMatch(/^\*\*AST Edit: 2 replacements in 2 files\*\* — pending, nothing written yet/);
   expect(botComments(number)).toEqual([SETTLED, reply]);
   expect(previewed.reply).toBe(reply);
 });
@@ -77,7 +77,7 @@ test("in a review thread: the status and the reply go into the thread, and the s
   const [status, reply] = await edited;
   expect(status).toBe("Working on `/ast-edit` (3 files)…");
   expect(reply).toMatch(TOOK);
-  expect(reply!.replace(TOOK, "")).toMatch(/^\*\*AST Edit: 1 replacement in 1 file\*\* — pending #1, nothing written yet/);
+  expect(reply!.replace(TOOK, "")).toMatch(/^\*\*AST Edit: 1 replacement in 1 file\*\* — pending, nothing written yet/);
   expect(threadReplies()).toEqual([SETTLED, reply]);
   expect(botComments(number)).toEqual([]);
 });

@@ -62,7 +62,7 @@ test("preview, then resolve apply, on a fresh git repository", () => {
   const repo = makeRepo({ "src/a.ts": 'export const a = 1;\nconsole.log("a", a);\n' });
   const preview = cli(["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)'"], repo);
   expect([preview.status, preview.stderr]).toEqual([0, ""]);
-  expect(preview.stdout).toContain("Pending #1: AST Edit: 1 replacement in 1 file");
+  expect(preview.stdout).toContain("Pending: AST Edit: 1 replacement in 1 file");
   const applied = cli(["resolve", "apply", "use the logger"], repo);
   expect([applied.status, applied.stdout.split("\n")[0]]).toEqual([0, "Applied 1 replacement in 1 file."]);
   expect(treeAt(repo)).toEqual({ "src/a.ts": 'export const a = 1;\nlogger.debug("a", a);\n' });

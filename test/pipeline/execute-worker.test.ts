@@ -48,7 +48,7 @@ test("a preview and its apply, each carried out in a worker thread from the requ
   const preview = commentRequest(pr.number, "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'");
   const previewed = await execute(preview.request);
   expect(previewed).toEqual({ ok: true, status: "ok", replied: [gh.comments(REPO, pr.number).at(-1)!.body] });
-  expect(previewed.replied[0]).toContain("**AST Edit: 1 replacement in 1 file** — pending #1");
+  expect(previewed.replied[0]).toContain("**AST Edit: 1 replacement in 1 file** — pending, nothing written yet");
   expect(gh.reactions(preview.commentId).map((reaction) => reaction.content)).toEqual(["rocket"]);
 
   const apply = commentRequest(pr.number, "/resolve apply use the logger");

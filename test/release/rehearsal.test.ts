@@ -111,7 +111,7 @@ describe("the Action from the release tree", () => {
         "/ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)'",
       );
       expect([previewed.code, previewed.reactions]).toEqual([0, ["eyes", "rocket"]]);
-      expect(previewed.reply).toContain("**AST Edit: 1 replacement in 1 file** — pending #1");
+      expect(previewed.reply).toContain("**AST Edit: 1 replacement in 1 file** — pending, nothing written yet");
       const applied = await commentAndRun(runner, "acme/released", pr.number, "alice", "/resolve apply released");
       expect(applied.code).toBe(0);
       expect(applied.reply).toMatch(/^Applied 1 replacement in 1 file\./);

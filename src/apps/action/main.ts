@@ -165,10 +165,8 @@ async function carryOut(
     async execute(stored, run) {
       const requestLogger = requestLog(log, stored);
       const result = await executeWith(stored, env, { log: requestLogger, rerun: rerun || run.rerun }, connected);
-      if (result.retry) {
-        requestLogger.warn({ attempt: run.attempt }, `Trying again: ${result.retry.message}`);
-        throw new RetryableJobError(result.retry.message, result.retry.retryAfterMs);
-      }
+      // The intake logs the retry with its wait.
+      if (result.retry) throw new RetryableJobError(result.retry.message, result.retry.retryAfterMs);
       outcome = result;
     },
     concurrency: 1,

@@ -20,7 +20,8 @@ import { jobConcurrency, jobRetryPolicy, openJobQueue } from "../../jobs/index.j
 import type { JobQueue } from "../../jobs/job-queue.js";
 import { listenOps, opsHandler, workerOpsPort } from "../../ops/http.js";
 import { Metrics } from "../../ops/metrics.js";
-import { setObservationSink } from "../../ops/observations.js";
+import { setObservationSink, type Observation } from "../../ops/observations.js";
+import { GitHubReachability } from "../../forges/github/api/reachability.js";
 import { Intake } from "../../runner/intake.js";
 import { apiUrl, webUrl } from "../../forges/github/api/octokit.js";
 import { Access } from "./mcp/access.js";
@@ -80,13 +81,18 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       app.log,
     );
     const metrics = new Metrics(role, () => pool?.gauges());
-    setObservationSink((observation) => metrics.record(observation));
+    const reachability = new GitHubReachability();
+    const record = (observation: Observation) => {
+      metrics.record(observation);
+      reachability.record(observation);
+    };
+    setObservationSink(record);
     const pool =
       options.execute || role === "server"
         ? undefined
         : new WorkerPool(workerPoolSettingsFromEnv(env), {
             onWorkerError: (error) => app.log.error({ err: error }, "resolve-bot worker failed between tasks"),
-            onObservations: (observations) => observations.forEach((observation) => metrics.record(observation)),
+            onObservations: (observations) => observations.forEach(record),
             warmUp: WORKER_WARM_UP,
           });
     // GET /healthz, /readyz, /metrics: on the webhook server, or on RESOLVE_BOT_WORKER_PORT for a worker.
@@ -94,7 +100,8 @@ export function resolveBot(options: ResolveBotOptions = {}) {
       metrics,
       metricsToken: env.RESOLVE_BOT_METRICS_TOKEN?.trim(),
       frontPage: role !== "worker",
-      unready: async () => [await queue.unreadyReason(), pool?.unreadyReason()].filter((reason) => reason !== undefined),
+      unready: async () =>
+        [await queue.unreadyReason(), pool?.unreadyReason(), reachability.unreadyReason()].filter((reason) => reason !== undefined),
     });
     if (role !== "worker") appOptions?.addHandler(ops);
     const opsPort = role === "worker" ? workerOpsPort(env) : undefined;

@@ -5,7 +5,8 @@
  * bold, and a library would re-wrap and indent text that users copy (commands, paths).
  */
 import type { CommandOutcome } from "../../core/runtime.js";
-import type { Reply } from "../../pipeline/reply.js";
+import { stackPlace, type Reply } from "../../pipeline/reply.js";
+import type { PendingRecord } from "../../core/store.js";
 import type { ReplySink } from "./ports.js";
 import { shortSha } from "../../core/revision.js";
 import { tookText } from "../../pipeline/cost.js";
@@ -105,22 +106,22 @@ export function colourDiff(diff: string, style: Style = noStyle): string {
  * A preview on a terminal: the pending label first, what the tool said beyond it, then the diff.
  * An apply of part says what it committed, then the rest it left pending, as a preview reads.
  */
-function renderOutcome(outcome: CommandOutcome, style: Style): string {
+function renderOutcome(outcome: CommandOutcome, stack: PendingRecord[], style: Style): string {
   const pushed = outcome.pushed ?? [];
   const commit = outcome.resolved?.commit !== undefined ? `Committed ${shortSha(outcome.resolved.commit)}.` : undefined;
   if (pushed.length === 0 || outcome.kind === "resolve") {
-    return [plain(outcome.message, style), ...(commit !== undefined ? [commit] : []), ...renderPushed(pushed, [], style)].join("\n");
+    return [plain(outcome.message, style), ...(commit !== undefined ? [commit] : []), ...renderPushed(pushed, [], stack, style)].join("\n");
   }
   const lines = outcome.message.split("\n");
   // The tool's first line usually is the label; say it once.
   const said = pushed.some(({ record }) => record.label === lines[0]) ? lines.slice(1) : lines;
-  return renderPushed(pushed, said, style).join("\n");
+  return renderPushed(pushed, said, stack, style).join("\n");
 }
 
-function renderPushed(pushed: NonNullable<CommandOutcome["pushed"]>, said: string[], style: Style): string[] {
+function renderPushed(pushed: NonNullable<CommandOutcome["pushed"]>, said: string[], stack: PendingRecord[], style: Style): string[] {
   const parts: string[] = [];
   for (const [index, { record, diff }] of pushed.entries()) {
-    parts.push(style("bold", `Pending #${record.seq}: ${record.label}`));
+    parts.push(style("bold", `Pending${stackPlace(record, stack)}: ${record.label}`));
     if (index === 0 && said.join("\n").trim() !== "") parts.push(plain(said.join("\n").trim(), style));
     if (diff) parts.push(colourDiff(diff.trimEnd(), style));
   }
@@ -139,7 +140,7 @@ export function writeReply(reply: Reply, output: Output): void {
       output.err(plain(outcome.message));
       continue;
     }
-    output.out(renderOutcome(outcome, style));
+    output.out(renderOutcome(outcome, reply.stack, style));
   }
   if (reply.skipped.length > 0) output.err(`Not run, because an earlier command failed: ${reply.skipped.join(", ")}`);
   if (reply.notice && reply.status === "ok") output.out(plain(reply.notice, style));

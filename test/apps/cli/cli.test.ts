@@ -29,7 +29,7 @@ describe("resolve-bot CLI", () => {
     // The shell took the quotes off `console.log($$$A)`: the words are quoted again, as a comment would have them.
     const words = cli(repo, ["preview", "--", "/ast-edit", "--pat", "console.log($$$A)", "--out", "logger.debug($$$A)", "src/a.ts"]);
     expect([words.code, words.err]).toEqual([0, ""]);
-    expect(words.out.split("\n")[0]).toBe("Pending #1: AST Edit: 1 replacement in 1 file");
+    expect(words.out.split("\n")[0]).toBe("Pending: AST Edit: 1 replacement in 1 file");
   });
 
   test("the checkout's .github/resolve-bot.yml as committed at HEAD applies: tools, steering, commit_message; problems refuse", () => {
@@ -90,11 +90,11 @@ describe("resolve-bot CLI", () => {
     const repo = makeRepo(SOURCES);
     const first = cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'logger.debug($$$A)' --paths src"]);
     expect(first).toMatchObject({ code: 0, err: "" });
-    expect(first.out).toContain("Pending #1: AST Edit: 2 replacements in 2 files");
+    expect(first.out).toContain("Pending: AST Edit: 2 replacements in 2 files");
     expect(first.out).toContain('-  console.log("hi", name);\n+  logger.debug("hi", name);');
     const second = cli(repo, ["preview", "--", "/rename-symbol greet welcome"]);
     expect(second.code).toBe(0);
-    expect(second.out).toContain("Pending #2: Rename Symbol: greet → welcome");
+    expect(second.out).toContain("Pending (1 of 2, newest first): Rename Symbol: greet → welcome");
 
     const pending = cli(repo, ["pending"]);
     expect(pending.out).toMatch(
@@ -146,7 +146,7 @@ describe("resolve-bot CLI", () => {
     const undo = cli(repo, ["resolve", "undo", "wrong call"]);
     expect(undo.code).toBe(0);
     expect(undo.out).toContain(
-      `Pending #2: Undo: AST Edit: 2 replacements in 2 files (${short})\nReverts ${short} as git revert would, onto the head (${short}). Reason: wrong call\n`,
+      `Pending: Undo: AST Edit: 2 replacements in 2 files (${short})\nReverts ${short} as git revert would, onto the head (${short}). Reason: wrong call\n`,
     );
     expect(undo.out).toContain('-  logger.debug("hi", name);\n+  console.log("hi", name);');
     expect(cli(repo, ["pending"]).out).toContain(
@@ -176,7 +176,7 @@ describe("resolve-bot CLI", () => {
     expect(treeAt(repo)).toEqual(SOURCES);
     const undone = git(repo, "rev-parse", "--short=7", "HEAD").trim();
     const redo = cli(repo, ["resolve", "undo", "moved after all"]);
-    expect(redo.out.split("\n")[0]).toMatch(new RegExp(`^Pending #\\d+: Redo: Move: 1 file \\(1 import updated\\) \\(${undone}\\)$`));
+    expect(redo.out.split("\n")[0]).toMatch(new RegExp(`^Pending: Redo: Move: 1 file \\(1 import updated\\) \\(${undone}\\)$`));
     expect(moved).not.toBe(undone);
   });
 
@@ -214,7 +214,7 @@ describe("resolve-bot CLI", () => {
     const previewed = cli(repo, ["preview", "--", "/batch-rename-preview lib/x.js lib/y.js --find .js --replace .mjs"], env);
     expect(previewed.code).toBe(0);
     expect(previewed.out).toContain(
-      "Pending #1: Batch rename: 2 files\nPrepared rename plan for 2 files. Call resolve to apply or discard.\n",
+      "Pending: Batch rename: 2 files\nPrepared rename plan for 2 files. Call resolve to apply or discard.\n",
     );
     expect(previewed.out).toContain("diff --git a/lib/x.js b/lib/x.mjs\nrename from lib/x.js\nrename to lib/x.mjs");
     const applied = cli(repo, ["resolve", "apply", "modules"], env);
@@ -275,7 +275,7 @@ describe("resolve-bot CLI", () => {
     const repo = makeRepo({ ...SOURCES, "src/c.ts": "console.log(3);\n" });
     const previewed = cli(repo, ["preview", "--", "/ast-edit --pat 'console.log($$$A)' --out 'log($$$A)' --paths src/a.ts src/b.ts"]);
     expect(previewed.code).toBe(0);
-    expect(previewed.out).toContain("Pending #1: AST Edit: 2 replacements in 2 files\n");
+    expect(previewed.out).toContain("Pending: AST Edit: 2 replacements in 2 files\n");
     expect(previewed.out).not.toContain("src/c.ts");
   });
 
@@ -293,7 +293,7 @@ describe("resolve-bot CLI", () => {
     const previewed = cli(repo, ["preview", "--", command]);
     expect(previewed.out).toBe(
       [
-        "Pending #1: AST Edit: 1 replacement in 1 file",
+        "Pending: AST Edit: 1 replacement in 1 file",
         "- src/a.ts: 1 replacement",
         "diff --git a/src/a.ts b/src/a.ts",
         "--- a/src/a.ts",

@@ -57,6 +57,17 @@ export function httpFailure(error: unknown, now = Date.now()): HttpFailure | und
   return { status, message, transient, ...(transient && wait !== undefined ? { retryAfterMs: wait } : {}), mayHaveWritten: status >= 500 };
 }
 
+/** ENOTFOUND, ECONNREFUSED…: the code of the fetch failure under Octokit's error, or its message. */
+export function noAnswerReason(error: unknown): string {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && cause; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "") return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Whether GitHub refused the request for good with one of `statuses` (a rate limit is not a refusal). */
 export function refusedWith(error: unknown, ...statuses: number[]): HttpFailure | undefined {
   const failure = httpFailure(error);
@@ -68,5 +79,7 @@ export function transientFailure(error: unknown, now = Date.now()): TransientFai
   if (error instanceof TransientFailure) return error;
   const failure = httpFailure(error, now);
   if (!failure?.transient) return undefined;
-  return new TransientFailure(`${failure.status}: ${failure.message}`, failure.retryAfterMs, { cause: error });
+  // A connection that failed is no 500 of GitHub's: say that no answer came, and why.
+  const said = (error as RequestErrorShape).response ? `${failure.status}: ${failure.message}` : `no answer (${noAnswerReason(error)})`;
+  return new TransientFailure(said, failure.retryAfterMs, { cause: error });
 }

@@ -13,6 +13,7 @@
  */
 import type { ProbotOctokit } from "probot";
 import { httpFailure } from "./http-errors.js";
+import { retrySaid } from "./retries.js";
 
 type OctokitPlugin = Parameters<typeof ProbotOctokit.plugin>[0];
 type Octokit = Parameters<OctokitPlugin>[0];
@@ -134,8 +135,10 @@ export const idempotentWrites: OctokitPlugin = (octokit, octokitOptions) => {
           throw error;
         });
         if (written) return written;
-        // The retry plugin's schedule: 1, 4, 9 … times the base.
-        await sleep((retried + 1) ** 2 * baseMs);
+        // The retry plugin's schedule: 1, 4, 9 … times the base; said as the plugin's retries are.
+        const waitMs = (retried + 1) ** 2 * baseMs;
+        octokit.log.warn(retrySaid(error, retried + 1, retries, waitMs));
+        await sleep(waitMs);
       }
     }
   });

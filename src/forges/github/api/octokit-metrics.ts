@@ -6,6 +6,7 @@
  */
 import type { ProbotOctokit } from "probot";
 import { observe } from "../../../ops/observations.js";
+import { noAnswerReason } from "./http-errors.js";
 
 type OctokitPlugin = Parameters<typeof ProbotOctokit.plugin>[0];
 type Octokit = Parameters<OctokitPlugin>[0];
@@ -27,14 +28,21 @@ export function githubCallMetrics(octokit: Octokit, options: { auth?: unknown })
       return response;
     } catch (error) {
       const failed = error as { status?: unknown; response?: Answer };
-      count(route, installation, { ...failed.response, ...(typeof failed.status === "number" ? { status: failed.status } : {}) });
+      // No response: GitHub never answered (Octokit still says 500 for a failed fetch): `error`.
+      if (!failed.response) count(route, installation, {}, noAnswerReason(error));
+      else count(route, installation, { ...failed.response, ...(typeof failed.status === "number" ? { status: failed.status } : {}) });
       throw error;
     }
   });
 }
 
-function count(route: string, installation: string, answer: Answer): void {
-  observe({ kind: "github-call", route, status: answer.status === undefined ? "error" : String(answer.status) });
+function count(route: string, installation: string, answer: Answer, failure?: string): void {
+  observe({
+    kind: "github-call",
+    route,
+    status: answer.status === undefined ? "error" : String(answer.status),
+    ...(failure === undefined ? {} : { failure }),
+  });
   const remaining = Number(answer.headers?.["x-ratelimit-remaining"]);
   if (answer.headers?.["x-ratelimit-remaining"] !== undefined && Number.isFinite(remaining))
     observe({ kind: "rate-limit", installation, remaining });

@@ -3,7 +3,7 @@
  * (5xx retried by its retry plugin), with two changes — a rate limit (secondary: 403 + retry-after;
  * primary: the reset time) is waited out once in place only when the wait is short, and writes that
  * create something are retried only after looking whether the failed try created it
- * (idempotent-writes). Every call is counted for GET /metrics (octokit-metrics). What still fails is retried as a job (pipeline/transient).
+ * (idempotent-writes). One layer of retries, each logged at warn with its wait (retries.ts). Every call is counted for GET /metrics (octokit-metrics). What still fails is retried as a job (pipeline/transient).
  * RESOLVE_BOT_THROTTLE=off turns request spacing off, for a local GitHub emulator (never against
  * github.com); rate-limit answers are handled the same either way.
  */
@@ -11,6 +11,7 @@ import { getPrivateKey } from "@probot/get-private-key";
 import { Probot, ProbotOctokit } from "probot";
 import { idempotentWrites } from "./idempotent-writes.js";
 import { githubCallMetrics } from "./octokit-metrics.js";
+import { retryLayers } from "./retries.js";
 
 /** The longest rate-limit wait worth retrying inside one command; a longer one is a job retry. */
 const MAX_RETRY_AFTER_SECONDS = 60;
@@ -32,7 +33,7 @@ export function resolveBotOctokit(env: NodeJS.ProcessEnv): typeof ProbotOctokit 
     env.RESOLVE_BOT_THROTTLE === "off"
       ? { global: unspaced, auth: unspaced, search: unspaced, write: unspaced, notifications: unspaced }
       : {};
-  return ProbotOctokit.plugin(idempotentWrites, githubCallMetrics).defaults((options: Record<string, unknown>) => {
+  return ProbotOctokit.plugin(idempotentWrites, githubCallMetrics, retryLayers).defaults((options: Record<string, unknown>) => {
     const throttle = (options.throttle ?? {}) as Record<string, unknown>;
     return {
       ...options,

@@ -32,7 +32,7 @@ export function actionSummary(record: PendingRecord, preview: PreviewPresentatio
   const summaryBody = first === record.label ? rest.join("\n").trim() : preview.summary;
   const parts = [
     note,
-    `**${text(record.label)}** — ${previewedFor(record)} (#${record.seq} on the stack).`,
+    `**${text(record.label)}** — ${previewedFor(record)} (action #${record.seq} of this pull request).`,
     record.proposedBy?.rationale ? `The agent's rationale: ${text(record.proposedBy.rationale)}` : "",
     summaryBody ? truncate(text(summaryBody), 8_000).text : "",
     hunks > annotated ? `The first ${annotated} of ${hunks} changed hunks are annotated; the full diff is below.` : "",

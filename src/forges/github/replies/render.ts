@@ -4,7 +4,7 @@
  * a link to the action's check run (which holds the full diff), and the next command once at the end.
  */
 import type { CommentOutcome, CommandOutcome } from "../../../core/runtime.js";
-import type { Reply, ReplyStatus } from "../../../pipeline/reply.js";
+import { stackPlace, type Reply, type ReplyStatus } from "../../../pipeline/reply.js";
 import type { PendingRecord } from "../../../core/store.js";
 import { RESOLVE_COMMANDS } from "../../../core/messages.js";
 import { proposedBy } from "../checks/output.js";
@@ -33,7 +33,7 @@ function changedFiles(diff: string): number {
   return diff.split("\n").filter((line) => line.startsWith("diff --git ")).length;
 }
 
-function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: number): string[] {
+function renderPushed(outcome: CommandOutcome, links: ReplyLinks, stack: PendingRecord[], diffBudget: number): string[] {
   const parts: string[] = [];
   const message = outcome.message.split("\n");
   // The tool's first line usually is the label, which the status line already says.
@@ -43,7 +43,7 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
     const url = links.checkRunUrl?.(record);
     const run = url ? ` · [check run](${url})` : "";
     const by = record.proposedBy ? `${proposedBy(record.proposedBy, record.requestedBy)}, ` : "";
-    parts.push(`**${text(record.label)}** — ${by}pending #${record.seq}, nothing written yet${run}`);
+    parts.push(`**${text(record.label)}** — ${by}pending${stackPlace(record, stack)}, nothing written yet${run}`);
     if (index === 0 && record.proposedBy?.rationale) parts.push(`The agent's rationale: ${text(record.proposedBy.rationale)}`);
     if (index === 0 && said) {
       const count = said.split("\n").length;
@@ -59,15 +59,16 @@ function renderPushed(outcome: CommandOutcome, links: ReplyLinks, diffBudget: nu
   return parts;
 }
 
-export function renderOutcome(outcome: CommandOutcome, links: ReplyLinks, diffBudget = DIFF_BUDGET): string {
+/** One command's section; `stack` is the stack afterwards, newest first (where a pushed action stands). */
+export function renderOutcome(outcome: CommandOutcome, links: ReplyLinks, stack: PendingRecord[] = [], diffBudget = DIFF_BUDGET): string {
   // An apply of part (`--only`): what it committed, then the rest it left pending, as a preview reads.
   if (outcome.kind === "resolve" && (outcome.pushed ?? []).length > 0) {
     return [
-      renderOutcome({ ...outcome, pushed: [] }, links, diffBudget),
-      ...renderPushed({ ...outcome, message: "" }, links, diffBudget),
+      renderOutcome({ ...outcome, pushed: [] }, links, stack, diffBudget),
+      ...renderPushed({ ...outcome, message: "" }, links, stack, diffBudget),
     ].join("\n\n");
   }
-  if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, links, diffBudget).join("\n\n");
+  if ((outcome.pushed ?? []).length > 0) return renderPushed(outcome, links, stack, diffBudget).join("\n\n");
   // /help and /pending were asked for: shown whole.
   if (outcome.kind === "help" || outcome.kind === "pending") return text(outcome.message);
   const lines: string[] = [];
@@ -92,7 +93,7 @@ export function renderReply(result: CommentOutcome, links: ReplyLinks): string {
   const several = result.outcomes.length + result.skipped.length > 1;
   const budget = DIFF_BUDGET / Math.max(1, result.outcomes.length);
   const sections = result.outcomes.map((outcome) => {
-    const body = renderOutcome(outcome, links, budget);
+    const body = renderOutcome(outcome, links, result.stack, budget);
     return several ? `${outcome.ok ? "✅" : "❌"} \`${outcome.command}\`\n\n${body}` : body;
   });
   if (result.skipped.length > 0) {

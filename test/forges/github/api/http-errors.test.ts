@@ -36,6 +36,16 @@ describe("transientFailure", () => {
     expect(transient!.cause).toBe(error);
   });
 
+  test("what it says: GitHub's status and message, or that no answer came and why (Octokit's 500 is no answer)", () => {
+    expect(transientFailure(answered(502, "Bad Gateway"), NOW)!.message).toBe("502: Bad Gateway");
+    const refused = new RequestError("fetch failed", 500, { request: REQUEST });
+    refused.cause = Object.assign(new TypeError("fetch failed"), {
+      cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    });
+    expect(transientFailure(refused, NOW)!.message).toBe("no answer (ECONNREFUSED)");
+    expect(transientFailure(new RequestError("fetch failed", 500, { request: REQUEST }), NOW)!.message).toBe("no answer (fetch failed)");
+  });
+
   test.each([
     ["a 403 that is a refusal", answered(403, "Resource not accessible by integration")],
     ["a 404", answered(404, "Not Found")],

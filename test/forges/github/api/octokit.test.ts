@@ -130,3 +130,57 @@ test("a rate limit longer than a minute is passed on (the job waits it out), not
   });
   expect(traffic(/comments$/)).toEqual(["POST 403", "POST 403"]);
 });
+
+describe("retries in place: one layer, each said at warn with its wait", () => {
+  let warnings: string[];
+  /** An installation Octokit of its own (a token cache of its own) whose warnings are kept. */
+  async function loggedOctokit(): Promise<GitHubClient> {
+    warnings = [];
+    const said = (message: unknown, more?: unknown) => String(typeof message === "string" ? message : more);
+    const log = {
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message: unknown, more?: unknown) => void warnings.push(said(message, more)),
+      error: () => undefined,
+      fatal: () => undefined,
+      child: () => log,
+    };
+    const env = gh.probotEnv("unused");
+    // The retry plugin's schedule, 10 times faster: waits of 0.1, 0.4, 0.9 s.
+    const Octokit = resolveBotOctokit({ RESOLVE_BOT_THROTTLE: "off" }).defaults({ retry: { retryAfterBaseValue: 100 } });
+    const probot = new Probot({ appId: Number(env.APP_ID), privateKey: env.PRIVATE_KEY!, baseUrl: gh.apiUrl, Octokit, log: log as never });
+    return (await probot.auth(gh.installationId)) as GitHubClient;
+  }
+
+  test("a call GitHub answers 502 twice: two retries at warn, with their waits, then its answer", async () => {
+    const client = await loggedOctokit();
+    await client.rest.pulls.get({ owner, repo, pull_number: number });
+    gh.injectFault({ path: `GET /repos/${REPO}/pulls/:n`, status: 502, times: 2 });
+    const { status } = await client.rest.pulls.get({ owner, repo, pull_number: number });
+    expect(status).toBe(200);
+    expect(warnings).toEqual([
+      "GitHub GET /repos/{owner}/{repo}/pulls/{id} answered 502: retry 1 of 3 in 0.1 s",
+      "GitHub GET /repos/{owner}/{repo}/pulls/{id} answered 502: retry 2 of 3 in 0.4 s",
+    ]);
+  });
+
+  test("a write retried after looking whether the failed try made it is said the same way", async () => {
+    const client = await loggedOctokit();
+    await client.rest.pulls.get({ owner, repo, pull_number: number });
+    gh.injectFault({ path: `POST /repos/${REPO}/issues/:n/comments`, status: 502 });
+    await client.rest.issues.createComment({ owner, repo, issue_number: number, body: "said" });
+    expect(warnings).toEqual(["GitHub POST /repos/{owner}/{repo}/issues/{id}/comments answered 502: retry 1 of 3 in 0.1 s"]);
+  });
+
+  test("an installation token GitHub fails to give is not retried in place, nor inside the call that needed it: the job is", async () => {
+    const client = await loggedOctokit();
+    gh.injectFault({ path: "POST /app/installations/:id/access_tokens", status: 502, times: Infinity });
+    await expect(client.rest.pulls.get({ owner, repo, pull_number: number })).rejects.toMatchObject({ status: 502 });
+    expect(traffic(/access_tokens$|pulls\/\d+$/)).toEqual(["POST 502"]);
+    expect(warnings).toEqual([]);
+    gh.clearFaults();
+    expect((await client.rest.pulls.get({ owner, repo, pull_number: number })).status).toBe(200);
+    expect(traffic(/access_tokens$|pulls\/\d+$/)).toEqual(["POST 502", "POST 201", "GET 200"]);
+  });
+});

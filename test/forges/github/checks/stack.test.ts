@@ -70,7 +70,7 @@ describe("CheckRunStore", () => {
     });
     const summary: string = calls.find((call) => call.method === "checks.create")!.params.output.summary;
     expect(summary.split("\n").slice(0, 4)).toEqual([
-      `**${label}** — previewed on aaaaaaa for alice (#1 on the stack).`,
+      `**${label}** — previewed on aaaaaaa for alice (action #1 of this pull request).`,
       "",
       "- src/log.ts: 1 replacement",
       "- src/main.ts: 1 replacement",

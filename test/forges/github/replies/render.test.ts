@@ -112,7 +112,7 @@ describe("replies render safely and read status-first", () => {
       [top],
     );
     const firstLine = markdown.split("\n")[0]!;
-    expect(firstLine).toContain("— pending #1, nothing written yet · [check run](https://github.com/o/r/runs/1)");
+    expect(firstLine).toContain("— pending, nothing written yet · [check run](https://github.com/o/r/runs/1)");
     expect(markdown.split("AST Edit: 60 replacements").length - 1).toBe(1); // the label, once
     expect(markdown).toContain("<details><summary>Details (60 lines)</summary>");
     expect(markdown).toContain("<details><summary>Diff: 361 lines in 60 files</summary>");
