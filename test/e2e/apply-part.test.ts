@@ -108,7 +108,7 @@ test("two files previewed, one applied with --only: the commit touches that file
     [
       `Applied ${LABEL} to src/log.ts only. The rest (src/main.ts) is pending as ${REST}.`,
       `Commit [${head.slice(0, 7)}](${bot.gh.url}/acme/parts/commit/${head}) · Reason: the logger first`,
-      `**${REST}** — pending #2, nothing written yet · [check run](${rest[0]!.htmlUrl})`,
+      `**${REST}** — pending, nothing written yet · [check run](${rest[0]!.htmlUrl})`,
       "```diff\n" + restDiff + "\n```",
       NEXT,
     ].join("\n\n"),

@@ -89,7 +89,7 @@ test("an agent with alice's token previews: a pending run naming the agent and a
   ].join("\n");
   expect(reply).toBe(
     [
-      `**${LABEL}** — proposed by an agent (${AGENT}) for @\u2060alice, pending #1, nothing written yet · [check run](${run.htmlUrl})`,
+      `**${LABEL}** — proposed by an agent (${AGENT}) for @\u2060alice, pending, nothing written yet · [check run](${run.htmlUrl})`,
       "The agent's rationale: use the structured logger",
       "- src/log.ts: 1 replacement",
       `\`\`\`diff\n${diff}\`\`\``,
@@ -100,7 +100,7 @@ test("an agent with alice's token previews: a pending run naming the agent and a
   expect(textOf(result)).toBe(
     [
       "- src/log.ts: 1 replacement",
-      `Pending #1: ${LABEL}`,
+      `Pending: ${LABEL}`,
       `\`\`\`diff\n${diff}\`\`\``,
       `Pending: ${LABEL}. Resolve it with \`/resolve apply <reason>\` or \`/resolve discard <reason>\`.`,
     ].join("\n\n") +
@@ -109,7 +109,7 @@ test("an agent with alice's token previews: a pending run naming the agent and a
   expect(result.structuredContent).toEqual({ status: "ok", pushed: [{ seq: 1, label: LABEL, files: ["src/log.ts"] }], stackDepth: 1 });
   expect((run.output.summary ?? "").replace(/\n\n<!-- resolve-bot:record:\S+ -->$/, "")).toBe(
     [
-      `**${LABEL}** — proposed by an agent (${AGENT}) for @\u2060alice, previewed on ${pr.headSha.slice(0, 7)} (#1 on the stack).`,
+      `**${LABEL}** — proposed by an agent (${AGENT}) for @\u2060alice, previewed on ${pr.headSha.slice(0, 7)} (action #1 of this pull request).`,
       "The agent's rationale: use the structured logger",
       "- src/log.ts: 1 replacement",
       "Resolve the newest pending action with `/resolve apply <reason>` or `/resolve discard <reason>` in a pull request comment.",

@@ -5,7 +5,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PushedAction } from "../../core/outcomes.js";
-import type { Reply } from "../../pipeline/reply.js";
+import { stackPlace, type Reply } from "../../pipeline/reply.js";
+import type { PendingRecord } from "../../core/store.js";
 import { shortSha } from "../../core/revision.js";
 
 export interface McpStructured {
@@ -19,13 +20,13 @@ export interface McpStructured {
   stackDepth: number;
 }
 
-function pushedText(message: string, pushed: PushedAction[]): string {
+function pushedText(message: string, pushed: PushedAction[], stack: PendingRecord[]): string {
   const lines = message.split("\n");
   // The tool's first line usually is the label, which the pending line says.
   const said = pushed.some(({ record }) => record.label === lines[0]) ? lines.slice(1) : lines;
   const parts = [said.join("\n").trim()];
   for (const { record, diff } of pushed) {
-    parts.push(`Pending #${record.seq}: ${record.label}`);
+    parts.push(`Pending${stackPlace(record, stack)}: ${record.label}`);
     if (diff.trim() !== "") parts.push(`\`\`\`diff\n${diff.trimEnd()}\n\`\`\``);
   }
   return parts.filter((part) => part !== "").join("\n\n");
@@ -35,7 +36,7 @@ function pushedText(message: string, pushed: PushedAction[]): string {
 export function toolResult(reply: Reply, notes: string[] = []): CallToolResult {
   const parts: string[] = [];
   for (const outcome of reply.outcomes) {
-    parts.push(pushedText(outcome.message, outcome.pushed ?? []));
+    parts.push(pushedText(outcome.message, outcome.pushed ?? [], reply.stack));
     if (outcome.resolved?.commit) parts.push(`Committed ${shortSha(outcome.resolved.commit)}.`);
   }
   if (reply.notice) parts.push(reply.notice);

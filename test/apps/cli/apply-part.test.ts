@@ -59,7 +59,7 @@ describe("resolve-bot resolve apply --only", () => {
       out: [
         `Applied ${LABEL} to src/a.ts only. The rest (src/b.ts) is pending as ${LABEL} (rest).`,
         `Committed ${first}.`,
-        `Pending #2: ${LABEL} (rest)`,
+        `Pending: ${LABEL} (rest)`,
         "diff --git a/src/b.ts b/src/b.ts",
         "--- a/src/b.ts",
         "+++ b/src/b.ts",

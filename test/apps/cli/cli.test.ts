@@ -404,7 +404,7 @@ describe("resolve-bot CLI", () => {
       code: 0,
       err: "",
       out: [
-        "Pending #1: AST Edit: 1 replacement in 1 file",
+        "Pending: AST Edit: 1 replacement in 1 file",
         "- src/internal/testing/a.ts: 1 replacement",
         "diff --git a/src/internal/testing/a.ts b/src/internal/testing/a.ts",
         "--- a/src/internal/testing/a.ts",

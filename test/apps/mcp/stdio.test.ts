@@ -99,7 +99,7 @@ describe("resolve-bot mcp (stdio)", () => {
     const repo = makeRepo(SOURCES);
     const agent = await connect(repo);
     expect(await agent.call("ast_edit", LOGGER)).toEqual({
-      text: ["- src/a.ts: 1 replacement", "Pending #1: AST Edit: 1 replacement in 1 file", LOGGER_DIFF, STEERING].join("\n\n"),
+      text: ["- src/a.ts: 1 replacement", "Pending: AST Edit: 1 replacement in 1 file", LOGGER_DIFF, STEERING].join("\n\n"),
       isError: false,
       structured: { status: "ok", pushed: [{ seq: 1, label: "AST Edit: 1 replacement in 1 file", files: ["src/a.ts"] }], stackDepth: 1 },
     });
@@ -143,7 +143,7 @@ describe("resolve-bot mcp (stdio)", () => {
     expect(undo.text).toBe(
       [
         `Reverts ${short} as \`git revert\` would, onto the head (${short}). Reason: the logger is not ready`,
-        `Pending #2: Undo: AST Edit: 1 replacement in 1 file (${short})`,
+        `Pending: Undo: AST Edit: 1 replacement in 1 file (${short})`,
         LOGGER_DIFF.replace(
           '-  console.log("hi", name);\n+  logger.debug("hi", name);',
           '-  logger.debug("hi", name);\n+  console.log("hi", name);',
@@ -167,7 +167,7 @@ describe("resolve-bot mcp (stdio)", () => {
     expect(part.text).toBe(
       [
         `Applied ${label} to src/a.ts only. The rest (src/b.ts) is pending as ${label} (rest).`,
-        `Pending #2: ${label} (rest)`,
+        `Pending: ${label} (rest)`,
         [
           "```diff",
           "diff --git a/src/b.ts b/src/b.ts",

@@ -89,7 +89,7 @@ test("a front end's own arguments are on every tool and come back apart; the cal
     content: [
       {
         type: "text",
-        text: "Pending #3: AST Edit: 1 replacement in 1 file\n\n```diff\n-a\n+b\n```\n\nPending: AST Edit: 1 replacement in 1 file. Resolve it with a `resolve` call.",
+        text: "Pending: AST Edit: 1 replacement in 1 file\n\n```diff\n-a\n+b\n```\n\nPending: AST Edit: 1 replacement in 1 file. Resolve it with a `resolve` call.",
       },
     ],
     structuredContent: {

@@ -132,7 +132,7 @@ describe("replies render safely and read status-first", () => {
     );
     const rendered = expectSafe(markdown);
     expect(rendered.prose).toContain(
-      "AST Edit: 1 replacement in 1 file — proposed by an agent (bot <img src=x onerror=alert(1)> @\u2060octocat <script>alert(2)</script>) for @\u2060mia, pending #1, nothing written yet · check run\nThe agent's rationale: tidy <img src=x onerror=alert(1)> @\u2060octocat <script>alert(2)</script>",
+      "AST Edit: 1 replacement in 1 file — proposed by an agent (bot <img src=x onerror=alert(1)> @\u2060octocat <script>alert(2)</script>) for @\u2060mia, pending, nothing written yet · check run\nThe agent's rationale: tidy <img src=x onerror=alert(1)> @\u2060octocat <script>alert(2)</script>",
     );
   });
 
