@@ -44,7 +44,7 @@ test("a front end made of the intake and the forge registry previews and applies
   said.length = 0;
   await chat.message("/resolve apply use the logger");
   expect(said[0]).toBe("👀");
-  expect(said[1]).toBe("Applied 1 replacement in 1 file.");
+  expect(said[1]).toBe(`Applied 1 replacement in 1 file.\nCommitted ${git(repo, "rev-parse", "--short=7", "HEAD").trim()}.`);
   expect(treeAt(repo)).toEqual({ "src/a.ts": 'logger.debug("hi");\n' });
   expect(git(repo, "log", "-1", "--format=%s").trim()).toBe("AST Edit: 1 replacement in 1 file");
 });
