@@ -183,15 +183,7 @@ async function applyPart(
     const live = await replay(registry, record, workspace);
     if (!live.changes) throw new UserError(`${record.label} no longer declares its changes.`);
     const part = await changesTo(live.changes, new Set(selected));
-    ctx.progress?.writing();
-    const partRecord = { ...record, label: partLabel(record.label, selected) };
-    commit = await ctx.commit(part, {
-      record: partRecord,
-      reason: committedReason(record, reason),
-      actor: ctx.actor,
-      message,
-      ...stepOf(ctx),
-    });
+    commit = await commitApply(part, record, reason, message, ctx, { ...record, label: partLabel(record.label, selected) });
   } catch (error) {
     if (error instanceof UserError) return { ok: false, message: applyFailed(error.message) };
     throw error;
@@ -209,6 +201,19 @@ async function applyPart(
   const again = await preview(restTool, restParams(record, rest), ctx, 1);
   if (!again.ok) message = restNotPending(record.label, selected, rest, again.message);
   return { ok: true, message, resolved, pushed: again.pushed };
+}
+
+/** Commits an apply's changes; `committedAs` is the record the commit names (a part's own label). */
+function commitApply(
+  changes: Parameters<CommandContext["commit"]>[0],
+  record: PendingRecord,
+  reason: string,
+  message: string,
+  ctx: CommandContext,
+  committedAs: PendingRecord = record,
+): Promise<string | undefined> {
+  ctx.progress?.writing();
+  return ctx.commit(changes, { record: committedAs, reason: committedReason(record, reason), actor: ctx.actor, message, ...stepOf(ctx) });
 }
 
 /** An undo's commit keeps why it was asked for (`/resolve undo <reason>`) beside why it was applied. */
@@ -256,14 +261,7 @@ async function applyTop(registry: ToolRegistry, record: PendingRecord, reason: s
     const application = await applyAction(live, reason, workspace);
     if (application.result.isError) throw new UserError(resultText(application.result) || "apply() reported an error.");
     message = resultText(application.result) || applied(record.label);
-    ctx.progress?.writing();
-    commit = await ctx.commit(application.changes, {
-      record,
-      reason: committedReason(record, reason),
-      actor: ctx.actor,
-      message,
-      ...stepOf(ctx),
-    });
+    commit = await commitApply(application.changes, record, reason, message, ctx);
   } catch (error) {
     // A cause the reviewer can act on (stale preview, refused push, the tool's own UserError):
     // nothing was committed, so the action stays on the stack for another try.

@@ -5,6 +5,7 @@
  * warn, counted, and the next sweep starts again from the same cursor.
  */
 import type { SweepResult } from "../../forges/github/deliveries.js";
+import { plural } from "../../core/text.js";
 
 const DEFAULT_SECONDS = 300;
 
@@ -70,7 +71,7 @@ export class DeliverySweeper {
       if (result.recovered.length > 0)
         this.log.info(
           { recovered: result.recovered },
-          `resolve-bot recovered ${result.recovered.length} webhook ${result.recovered.length === 1 ? "delivery" : "deliveries"} GitHub could not deliver`,
+          `resolve-bot recovered ${plural(result.recovered.length, "webhook delivery", "webhook deliveries")} GitHub could not deliver`,
         );
     } catch (error) {
       this.observe.failed();

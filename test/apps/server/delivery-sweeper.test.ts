@@ -2,18 +2,11 @@
  * When the server sweeps its webhook deliveries: the setting, the start-up sweep, and a failing
  * sweep that never stops the server (warn, counted, the next one runs).
  */
+import { jest } from "@jest/globals";
 import { DeliverySweeper, sweepIntervalMs } from "../../../src/apps/server/delivery-sweeper.js";
 import type { SweepResult } from "../../../src/forges/github/deliveries.js";
 
 const EMPTY: SweepResult = { pages: 1, listed: 0, lost: 0, recovered: [], skipped: 0 };
-
-async function until(what: string, probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 test("RESOLVE_BOT_DELIVERY_SWEEP_SECONDS: 5 minutes by default, seconds when given, off; anything else stops the server at start", () => {
   expect(sweepIntervalMs({})).toBe(300_000);
@@ -33,6 +26,7 @@ test("sweeps at once, then after each interval; a failure is said at warn and co
     },
     async () => EMPTY,
   ];
+  jest.useFakeTimers();
   let calls = 0;
   const lines: string[] = [];
   const counted = { swept: 0, failed: 0 };
@@ -44,11 +38,14 @@ test("sweeps at once, then after each interval; a failure is said at warn and co
   );
   sweeper.start();
   expect(calls).toBe(1); // the start-up sweep starts at once
-  await until("three sweeps", () => calls >= 3);
+  // Each interval starts the next sweep once the previous one has ended.
+  await jest.advanceTimersByTimeAsync(20);
+  await jest.advanceTimersByTimeAsync(20);
+  expect(calls).toBe(3);
   await sweeper.stop();
   const after = calls;
-  await new Promise((resolve) => setTimeout(resolve, 60));
-  expect(calls).toBe(after); // none after stop()
+  expect(jest.getTimerCount()).toBe(0); // nothing left scheduled: none after stop()
+  jest.useRealTimers();
   expect(lines.slice(0, 2)).toEqual([
     "info: resolve-bot recovered 1 webhook delivery GitHub could not deliver",
     "warn: resolve-bot could not sweep the app's webhook deliveries; it tries again in 0 s: Bad credentials",
